@@ -1,0 +1,44 @@
+// betterwright exec [FILE|-] [-c CODE] [--session S] [--timeout SECONDS]
+import type { Argv } from "yargs";
+import { BetterWright } from "../../client/index.js";
+import { readCode } from "../code-source.js";
+import type { CliContext } from "../context.js";
+import type { GlobalArgs } from "../global-options.js";
+import { envelopeExitCode, failureEnvelope, printJson } from "../output.js";
+
+interface ExecArgs extends GlobalArgs {
+  file?: string;
+  code?: string;
+  session?: string;
+  timeout?: number;
+}
+
+export function execCommand(ctx: CliContext) {
+  return {
+    command: "exec [file]",
+    aliases: ["run"],
+    describe: "Run one snippet in a session and print its result envelope",
+    builder: (y: Argv<GlobalArgs>) =>
+      y
+        .positional("file", { type: "string", describe: "File holding the snippet; - reads stdin" })
+        .option("code", { alias: "c", type: "string", describe: "The snippet itself" })
+        .option("session", { alias: "s", type: "string", describe: "Session name (env BETTERWRIGHT_SESSION, default 'default')" })
+        .option("timeout", { type: "number", describe: "Budget in seconds, queue wait included (env BETTERWRIGHT_TIMEOUT_SECONDS, default 30)" })
+        .example("$0 exec -c 'await page.goto(\"http://localhost:3000\"); return page.title()'", "Run a snippet in the default session")
+        .example("$0 exec --session research script.js", "Run a file in the session 'research'")
+        .example("echo 'return page.url()' | $0 exec -", "Read the snippet from stdin"),
+    handler: (args: ExecArgs) => ctx.run(async () => {
+      const config = ctx.config(args);
+      const code = await readCode({ code: args.code, file: args.file });
+      const { session, profile, timeoutMs } = config.settings;
+      const bw = BetterWright.fromConfig(config, ctx.env);
+      try {
+        const envelope = await bw.run(code, { session, timeoutMs }).catch((error: unknown) => failureEnvelope(error, session, profile));
+        printJson(envelope);
+        return envelopeExitCode(envelope);
+      } finally {
+        await bw.close();
+      }
+    }, args.json),
+  };
+}

@@ -1,0 +1,48 @@
+// betterwright sessions [--json]: every profile's daemon in this home, and its sessions.
+import type { Argv } from "yargs";
+import { connectExisting, listDaemonLayouts } from "../../client/daemon-client.js";
+import { Status, type StatusResult } from "../../shared/protocol.js";
+import type { CliContext } from "../context.js";
+import type { GlobalArgs } from "../global-options.js";
+import { printJson } from "../output.js";
+
+export async function collectStatuses(home: string): Promise<StatusResult[]> {
+  const statuses: StatusResult[] = [];
+  for (const layout of listDaemonLayouts(home)) {
+    const connection = await connectExisting(layout).catch(() => undefined);
+    if (!connection) continue;
+    try {
+      statuses.push(await connection.peer.call(Status, {}));
+    } finally {
+      connection.peer.close();
+    }
+  }
+  return statuses;
+}
+
+function render(statuses: StatusResult[]): string {
+  if (statuses.length === 0) return "no daemon is running\n";
+  const lines: string[] = [];
+  for (const s of statuses) {
+    lines.push(`profile ${s.profile}: daemon pid ${s.pid}, up ${Math.round(s.uptimeMs / 1000)} s, browser ${s.browser.running ? "running" : "not started"}`);
+    if (s.sessions.length === 0) lines.push("  (no sessions)");
+    for (const x of s.sessions) {
+      lines.push(`  ${x.session.padEnd(24)} idle ${String(Math.round(x.idleMs / 1000)).padStart(5)} s   in flight ${x.inFlight}   queued ${x.queued}`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function sessionsCommand(ctx: CliContext) {
+  return {
+    command: "sessions",
+    describe: "List every profile's daemon and its sessions",
+    builder: (y: Argv<GlobalArgs>) => y,
+    handler: (args: GlobalArgs) => ctx.run(async () => {
+      const statuses = await collectStatuses(ctx.config(args).settings.home);
+      if (args.json || !process.stdout.isTTY) printJson({ daemons: statuses });
+      else process.stdout.write(render(statuses));
+      return 0;
+    }, args.json),
+  };
+}

@@ -1,0 +1,29 @@
+// What every command handler gets: the environment, the config resolver and
+// a runner that turns a result or a thrown error into the exit code.
+import { resolveConfig, type ResolvedConfig } from "../shared/config.js";
+import { flagsFrom, type GlobalArgs } from "./global-options.js";
+import { reportError } from "./output.js";
+
+export class CliContext {
+  exitCode = 0;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(readonly env: NodeJS.ProcessEnv) {}
+
+  config(args: GlobalArgs & { session?: string; timeout?: number }): ResolvedConfig {
+    return resolveConfig({ flags: flagsFrom(args), env: this.env });
+  }
+
+  /** Runs a command body; errors become a message (or JSON) and an exit code. */
+  run(body: () => Promise<number>, json = false): Promise<void> {
+    this.pending = body().then(
+      (code) => { this.exitCode = code; },
+      (error: unknown) => { this.exitCode = reportError(error, json); },
+    );
+    return this.pending;
+  }
+
+  settled(): Promise<void> {
+    return this.pending;
+  }
+}

@@ -1,0 +1,46 @@
+// Rendering results: JSON on stdout (pretty on a terminal, one line
+// otherwise), messages on stderr, and the exit code taken from the error table.
+import { BwError, ERROR_CODES, isErrorCode, toBwError } from "../shared/errors.js";
+import type { Envelope } from "../shared/envelope.js";
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
+
+export function printJson(value: unknown): void {
+  const pretty = process.stdout.isTTY === true;
+  process.stdout.write(`${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`);
+}
+
+export function exitCodeFor(error: BwError): number {
+  return ERROR_CODES[error.code].exit;
+}
+
+/** An envelope for a call that never reached a session (daemon down, no browser…). */
+export function failureEnvelope(error: unknown, session: string, profile: string): Envelope {
+  const bw = toBwError(error);
+  return {
+    ok: false,
+    error: bw.toJSON(),
+    session,
+    profile,
+    runId: "",
+    seq: 0,
+    durationMs: 0,
+    console: [],
+    pages: [],
+    artifacts: [],
+    warnings: [],
+  };
+}
+
+export function envelopeExitCode(envelope: Envelope): number {
+  if (envelope.ok) return EXIT.ok;
+  const code = envelope.error?.code;
+  return isErrorCode(code) ? ERROR_CODES[code].exit : EXIT.failed;
+}
+
+export function reportError(error: unknown, json: boolean): number {
+  const bw = toBwError(error);
+  if (json) printJson({ ok: false, error: bw.toJSON() });
+  else process.stderr.write(`betterwright: ${bw.message} [${bw.code}]\n`);
+  return exitCodeFor(bw);
+}

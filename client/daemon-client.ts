@@ -1,0 +1,123 @@
+// Finding or starting the profile's daemon and greeting it. Settings this
+// call does not state are taken from the running daemon; an idle daemon that
+// differs is replaced, inheriting what the caller left unstated.
+import { readdirSync } from "node:fs";
+import { DEFAULT_PROFILE, nameProblem } from "../shared/names.js";
+import type { DaemonSettings, ResolvedConfig } from "../shared/config.js";
+import { daemonSettingsOf } from "../shared/config.js";
+import { BwError } from "../shared/errors.js";
+import { layoutFor, type HomeLayout } from "../shared/paths.js";
+import { Hello, type DaemonIdentity } from "../shared/protocol.js";
+import type { RpcPeer } from "../shared/rpc.js";
+import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
+import { spawnDaemon } from "./spawn.js";
+import { connectSocket } from "./transport.js";
+
+const CONNECT_RETRY_MS = 50;
+const WAIT_FOR_DAEMON_MS = 15_000;
+
+export interface DaemonConnection {
+  peer: RpcPeer<void>;
+  daemon: DaemonIdentity;
+  layout: HomeLayout;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function tryConnect(socketPath: string): Promise<RpcPeer<void> | undefined> {
+  try {
+    return await connectSocket(socketPath);
+  } catch (error) {
+    const errno = (error as { errno?: string }).errno;
+    if (errno === "ENOENT" || errno === "ECONNREFUSED") return undefined;
+    throw error;
+  }
+}
+
+async function connectWithin(socketPath: string, ms: number): Promise<RpcPeer<void> | undefined> {
+  const until = Date.now() + ms;
+  do {
+    const peer = await tryConnect(socketPath);
+    if (peer) return peer;
+    await sleep(CONNECT_RETRY_MS);
+  } while (Date.now() < until);
+  return undefined;
+}
+
+export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessEnv): Promise<DaemonConnection> {
+  const { settings, explicit } = config;
+  const layout = layoutFor(settings.home, settings.profile);
+  let spawnSettings: DaemonSettings = daemonSettingsOf(settings);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let peer = await tryConnect(layout.socketPath);
+    if (!peer) {
+      const readiness = await spawnDaemon(layout, { home: layout.home, profile: layout.profile, settings: spawnSettings, defaultTimeoutMs: settings.timeoutMs }, env);
+      if (readiness.status === "error") throw BwError.from(readiness.error);
+      peer = await connectWithin(layout.socketPath, WAIT_FOR_DAEMON_MS);
+      if (!peer) throw new BwError("DAEMON_UNAVAILABLE", `the daemon for profile ${layout.profile} did not open ${layout.socketPath}; see ${layout.logPath}`);
+    }
+    let hello;
+    try {
+      hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: explicit as Record<string, unknown> });
+    } catch (error) {
+      peer.close();
+      throw error;
+    }
+    if (hello.status === "ok") return { peer, daemon: hello.daemon, layout };
+    peer.close();
+    spawnSettings = { ...hello.daemon.settings, ...explicit };
+    await waitForDaemonExit(hello.daemon.pid);
+  }
+  throw new BwError("DAEMON_UNAVAILABLE", `could not settle on a daemon for profile ${layout.profile}; see ${layout.logPath}`);
+}
+
+/** Connects to the profile's daemon only if one runs; never starts one. */
+export async function connectExisting(layout: HomeLayout): Promise<DaemonConnection | undefined> {
+  const peer = await tryConnect(layout.socketPath);
+  if (!peer) return undefined;
+  try {
+    const hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: {}, inspect: true });
+    return { peer, daemon: hello.daemon, layout };
+  } catch (error) {
+    peer.close();
+    throw error;
+  }
+}
+
+/** Every profile's daemon that has an info file in this home. */
+export function listDaemonLayouts(home: string): HomeLayout[] {
+  let names: string[];
+  try {
+    names = readdirSync(home);
+  } catch {
+    return [];
+  }
+  const layouts: HomeLayout[] = [];
+  for (const name of names.sort()) {
+    const match = /^daemon(?:-(.+))?\.json$/.exec(name);
+    if (!match) continue;
+    const profile = match[1] ?? DEFAULT_PROFILE;
+    if (profile !== DEFAULT_PROFILE && nameProblem(profile, "profile") !== undefined) continue;
+    layouts.push(layoutFor(home, profile));
+  }
+  return layouts;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Waits until the daemon process has exited (its socket, info file and browser are gone by then). */
+export async function waitForDaemonExit(pid: number, ms: number = WAIT_FOR_DAEMON_MS): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (isAlive(pid)) {
+    if (Date.now() >= until) return false;
+    await sleep(CONNECT_RETRY_MS);
+  }
+  return true;
+}

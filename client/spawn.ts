@@ -1,0 +1,66 @@
+// Starting a daemon: detached, its settings on stdin, its stderr into its own
+// log file, its readiness (or the reason it could not start) on fd 3.
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
+import { BwError } from "../shared/errors.js";
+import type { HomeLayout } from "../shared/paths.js";
+import { ensurePrivateDir } from "../shared/secure-fs.js";
+
+const DAEMON_MAIN = fileURLToPath(new URL("../daemon/main.js", import.meta.url));
+export const DAEMON_START_TIMEOUT_MS = 15_000;
+
+function logTail(file: string, bytes = 2000): string {
+  try {
+    const text = readFileSync(file, "utf8");
+    return text.slice(-bytes).trim();
+  } catch {
+    return "";
+  }
+}
+
+export async function spawnDaemon(layout: HomeLayout, bootstrap: DaemonBootstrap, env: NodeJS.ProcessEnv): Promise<DaemonReadiness> {
+  ensurePrivateDir(layout.home);
+  const logFd = openSync(layout.logPath, "a", 0o600);
+  const child = spawn(process.execPath, [DAEMON_MAIN], {
+    detached: true,
+    stdio: ["pipe", "ignore", logFd, "pipe"],
+    env,
+    cwd: layout.home,
+  });
+  closeSync(logFd);
+  child.stdin!.end(`${JSON.stringify(bootstrap)}\n`);
+  child.stdin!.on("error", () => {});
+  const readiness = child.stdio[3] as NodeJS.ReadableStream;
+  try {
+    return await new Promise<DaemonReadiness>((resolve, reject) => {
+      let buffer = "";
+      const timer = setTimeout(() => reject(new BwError("DAEMON_UNAVAILABLE", `the daemon did not start within ${DAEMON_START_TIMEOUT_MS / 1000} s; see ${layout.logPath}`)), DAEMON_START_TIMEOUT_MS);
+      readiness.on("data", (chunk: Buffer) => {
+        buffer += chunk.toString("utf8");
+        const newline = buffer.indexOf("\n");
+        if (newline === -1) return;
+        clearTimeout(timer);
+        try {
+          resolve(JSON.parse(buffer.slice(0, newline)) as DaemonReadiness);
+        } catch {
+          reject(new BwError("DAEMON_UNAVAILABLE", "the daemon sent a malformed readiness line"));
+        }
+      });
+      child.once("exit", (code, signal) => {
+        clearTimeout(timer);
+        const tail = logTail(layout.logPath);
+        reject(new BwError("DAEMON_UNAVAILABLE", `the daemon exited during start-up (code ${code}, signal ${signal})${tail ? `:\n${tail}` : ""}`));
+      });
+      child.once("error", (error) => {
+        clearTimeout(timer);
+        reject(new BwError("DAEMON_UNAVAILABLE", `cannot start the daemon: ${error.message}`));
+      });
+    });
+  } finally {
+    child.removeAllListeners("exit");
+    (readiness as unknown as { destroy(): void }).destroy();
+    child.unref();
+  }
+}

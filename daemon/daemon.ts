@@ -1,0 +1,204 @@
+// The per-profile daemon: takes the profile lock, binds the socket (0600),
+// writes its info file, serves clients, reaps idle sessions, and exits when
+// it has had no session for a while. It never exits because of a bad request.
+import { rmSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import type { DaemonSettings } from "../shared/config.js";
+import { BwError } from "../shared/errors.js";
+import { layoutFor, type HomeLayout } from "../shared/paths.js";
+import type { DaemonIdentity, StatusResult } from "../shared/protocol.js";
+import { MethodRegistry, RpcPeer } from "../shared/rpc.js";
+import { ensurePrivateDir, makePrivate, writeFileAtomic } from "../shared/secure-fs.js";
+import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
+import { Logger } from "./log.js";
+import { registerDaemonMethods } from "./methods/daemon-methods.js";
+import { registerSessionMethods } from "./methods/session-methods.js";
+import { acquireProfileLock, type HeldLock } from "./profile-lock.js";
+import { SessionRegistry } from "./sessions.js";
+import { prepareSocketDir, removeStaleSocket } from "./socket-path.js";
+import { WorkerSupervisor } from "./worker-supervisor.js";
+
+export interface ConnectionContext {
+  greeted: boolean;
+}
+
+export interface DaemonOptions {
+  home: string;
+  profile: string;
+  settings: DaemonSettings;
+  defaultTimeoutMs: number;
+  now?: () => number;
+}
+
+/** Time allowed for draining in-flight runs at shutdown; the entry point enforces a hard deadline past it. */
+export const DRAIN_DEADLINE_MS = 7_000;
+const REAPER_INTERVAL_MS = 1_000;
+
+export class Daemon {
+  readonly layout: HomeLayout;
+  readonly sessions: SessionRegistry;
+  readonly log: Logger;
+  readonly defaultTimeoutMs: number;
+  private readonly worker: WorkerSupervisor;
+  private readonly now: () => number;
+  private readonly startedAt: number;
+  private server: net.Server | undefined;
+  private lock: HeldLock | undefined;
+  private readonly peers = new Set<RpcPeer<ConnectionContext>>();
+  private reaper: NodeJS.Timeout | undefined;
+  private emptySince: number;
+  private stopping: Promise<void> | undefined;
+  private stopReason: string | undefined;
+  private readonly stopListeners: ((reason: string) => void)[] = [];
+  private readonly stoppingListeners: ((reason: string) => void)[] = [];
+
+  constructor(private readonly options: DaemonOptions) {
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+    this.emptySince = this.startedAt;
+    this.defaultTimeoutMs = options.defaultTimeoutMs;
+    this.layout = layoutFor(options.home, options.profile);
+    ensurePrivateDir(this.layout.home);
+    this.log = new Logger(this.layout.logPath);
+    this.worker = new WorkerSupervisor(
+      {
+        browser: options.settings.browser,
+        headless: options.settings.headless,
+        profileDir: this.layout.profileDir,
+        browserEnvDir: this.layout.browserEnvDir,
+        artifactsDir: path.join(this.layout.artifactsRoot, this.layout.profile),
+      },
+      (line) => this.log.write(line),
+    );
+    this.sessions = new SessionRegistry(this.layout, this.worker, this.now);
+  }
+
+  /** Resolves true when this daemon serves, false when another daemon already holds the profile. */
+  async start(): Promise<boolean> {
+    ensurePrivateDir(this.layout.home);
+    ensurePrivateDir(this.layout.profileDir);
+    this.lock = await acquireProfileLock(this.layout.profileDir, this.layout.profileLockPath, (error) => {
+      this.log.write(`profile lock compromised: ${error.message}; shutting down`);
+      this.requestStop("profile lock compromised");
+    });
+    if (!this.lock) return false;
+    prepareSocketDir(this.layout.socketPath, this.layout.home);
+    removeStaleSocket(this.layout.socketPath);
+    this.server = net.createServer((socket) => this.accept(socket));
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once("error", reject);
+      this.server!.listen(this.layout.socketPath, () => resolve());
+    });
+    makePrivate(this.layout.socketPath);
+    this.server.on("error", (error) => this.log.write(`server error: ${error.message}`));
+    writeFileAtomic(this.layout.infoPath, `${JSON.stringify(this.infoFile(), null, 2)}\n`);
+    this.reaper = setInterval(() => this.reap(), REAPER_INTERVAL_MS);
+    this.log.write(`serving profile ${this.layout.profile} on ${this.layout.socketPath}`);
+    return true;
+  }
+
+  private registry(): MethodRegistry<ConnectionContext> {
+    const registry = new MethodRegistry<ConnectionContext>().beforeEach((method, connection) => {
+      if (!connection.greeted && method !== "daemon.hello") {
+        throw new BwError("INVALID_ARGUMENT", "every connection starts with daemon.hello");
+      }
+    });
+    registerDaemonMethods(registry, this);
+    registerSessionMethods(registry, this);
+    return registry;
+  }
+
+  private cachedRegistry: MethodRegistry<ConnectionContext> | undefined;
+
+  private accept(socket: net.Socket): void {
+    this.cachedRegistry ??= this.registry();
+    const peer = new RpcPeer<ConnectionContext>(socket, {
+      registry: this.cachedRegistry,
+      context: { greeted: false },
+      log: (line) => this.log.write(line),
+    });
+    this.peers.add(peer);
+    peer.onClose(() => this.peers.delete(peer));
+  }
+
+  private infoFile() {
+    const id = this.identity();
+    return { pid: id.pid, version: id.version, protocol: id.protocol, socket: id.socket, profile: id.profile, startedAt: id.startedAt, settings: id.settings };
+  }
+
+  identity(): DaemonIdentity {
+    return {
+      pid: process.pid,
+      version: PACKAGE_VERSION,
+      protocol: PROTOCOL_VERSION,
+      profile: this.layout.profile,
+      home: this.layout.home,
+      socket: this.layout.socketPath,
+      startedAt: new Date(this.startedAt).toISOString(),
+      settings: this.options.settings,
+    };
+  }
+
+  status(): StatusResult {
+    return {
+      ...this.identity(),
+      uptimeMs: this.now() - this.startedAt,
+      sessions: this.sessions.list(),
+      browser: { running: this.worker.current() !== undefined },
+    };
+  }
+
+  assertAccepting(): void {
+    if (this.stopping) throw new BwError("SESSION_CLOSING", `the daemon is shutting down (${this.stopReason})`);
+  }
+
+  private reap(): void {
+    const ttlMs = this.options.settings.sessionTtlSeconds * 1000;
+    for (const name of this.sessions.idleSince(ttlMs)) {
+      this.log.write(`closing session ${name}: idle for ${this.options.settings.sessionTtlSeconds} s`);
+      void this.sessions.close(name);
+    }
+    if (this.sessions.size > 0 || this.sessions.busy) {
+      this.emptySince = this.now();
+    } else if (this.now() - this.emptySince >= this.options.settings.daemonIdleSeconds * 1000) {
+      this.requestStop(`no session for ${this.options.settings.daemonIdleSeconds} s`);
+    }
+  }
+
+  /** Called once the daemon has stopped (socket, info file and lock gone). */
+  onStop(listener: (reason: string) => void): void {
+    this.stopListeners.push(listener);
+  }
+
+  /** Called when a stop begins, whatever asked for it. */
+  onStopping(listener: (reason: string) => void): void {
+    this.stoppingListeners.push(listener);
+  }
+
+  /** Begin a graceful stop (idempotent); the reply to the current request still goes out first. */
+  requestStop(reason: string): Promise<void> {
+    if (!this.stopping) {
+      this.stopReason = reason;
+      for (const listener of this.stoppingListeners) listener(reason);
+      this.stopping = new Promise((resolve) => setImmediate(resolve)).then(() => this.stop(reason));
+    }
+    return this.stopping;
+  }
+
+  private async stop(reason: string): Promise<void> {
+    this.log.write(`stopping: ${reason}`);
+    clearInterval(this.reaper);
+    this.server?.close();
+    const drainUntil = this.now() + DRAIN_DEADLINE_MS;
+    while (this.sessions.busy && this.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
+    await this.worker.shutdown(Math.max(1000, drainUntil - this.now()));
+    for (const peer of this.peers) peer.close();
+    rmSync(this.layout.socketPath, { force: true });
+    rmSync(this.layout.infoPath, { force: true });
+    await this.lock?.release();
+    this.log.write("stopped");
+    this.log.close();
+    for (const listener of this.stopListeners) listener(reason);
+  }
+}

@@ -1,0 +1,48 @@
+// The daemon's one logger: lines go to its own log file (rotated once past
+// 4 MiB), each passed through the redaction hook first.
+import { closeSync, openSync, renameSync, statSync, writeSync } from "node:fs";
+
+export const MAX_LOG_BYTES = 4 * 1024 * 1024;
+
+export type Redact = (text: string) => string;
+
+export class Logger {
+  private fd: number;
+  private bytes: number;
+  private redact: Redact = (t) => t;
+
+  constructor(private readonly file: string, private readonly maxBytes: number = MAX_LOG_BYTES) {
+    this.fd = openSync(file, "a", 0o600);
+    this.bytes = statSync(file).size;
+  }
+
+  /** The fd to hand a child process as its stdout/stderr. */
+  get descriptor(): number {
+    return this.fd;
+  }
+
+  setRedaction(redact: Redact): void {
+    this.redact = redact;
+  }
+
+  write(line: string): void {
+    const text = `${new Date().toISOString()} daemon[${process.pid}] ${this.redact(line)}\n`;
+    try {
+      if (this.bytes + text.length > this.maxBytes) this.rotate();
+      this.bytes += writeSync(this.fd, text);
+    } catch {
+      // A full disk must not take the daemon down with it.
+    }
+  }
+
+  private rotate(): void {
+    closeSync(this.fd);
+    renameSync(this.file, `${this.file}.1`);
+    this.fd = openSync(this.file, "a", 0o600);
+    this.bytes = 0;
+  }
+
+  close(): void {
+    try { closeSync(this.fd); } catch { /* already closed */ }
+  }
+}

@@ -1,0 +1,52 @@
+// Entry point of the daemon process, spawned detached by a client. Reads its
+// bootstrap from stdin, reports readiness (or why not) on fd 3, and enforces
+// the hard shutdown deadline.
+import { createWriteStream } from "node:fs";
+import { text } from "node:stream/consumers";
+import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
+import { validateBootstrap } from "../shared/bootstrap.js";
+import type { DaemonSettings } from "../shared/config.js";
+import { toBwError } from "../shared/errors.js";
+import { Daemon } from "./daemon.js";
+
+const HARD_DEADLINE_MS = 10_000;
+
+function report(readiness: DaemonReadiness): void {
+  try {
+    const out = createWriteStream("", { fd: 3 });
+    out.end(`${JSON.stringify(readiness)}\n`);
+    out.on("error", () => {});
+  } catch {
+    // Started by hand without fd 3: nobody is waiting for the answer.
+  }
+}
+
+async function main(): Promise<void> {
+  process.umask(0o077);
+  let bootstrap: DaemonBootstrap;
+  let daemon: Daemon;
+  try {
+    const raw = validateBootstrap(JSON.parse(await text(process.stdin)), "bootstrap");
+    bootstrap = { ...raw, settings: raw.settings as unknown as DaemonSettings };
+    daemon = new Daemon(bootstrap);
+    if (!(await daemon.start())) {
+      report({ status: "exists", pid: process.pid });
+      return;
+    }
+  } catch (error) {
+    report({ status: "error", error: toBwError(error, "DAEMON_UNAVAILABLE").toJSON() });
+    process.exitCode = 1;
+    return;
+  }
+  // Whatever starts a stop, the process is gone within the hard deadline.
+  daemon.onStopping(() => setTimeout(() => process.exit(0), HARD_DEADLINE_MS).unref());
+  daemon.onStop(() => setTimeout(() => process.exit(0), 100).unref());
+  process.on("SIGTERM", () => void daemon.requestStop("SIGTERM"));
+  process.on("SIGINT", () => void daemon.requestStop("SIGINT"));
+  process.on("SIGHUP", () => {});
+  process.on("uncaughtException", (error) => daemon.log.write(`uncaught exception: ${error.stack ?? error.message}`));
+  process.on("unhandledRejection", (reason) => daemon.log.write(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}`));
+  report({ status: "ready", pid: process.pid });
+}
+
+void main();

@@ -1,0 +1,44 @@
+// daemon.hello / daemon.status / daemon.shutdown.
+import type { DaemonSettings } from "../../shared/config.js";
+import { BwError } from "../../shared/errors.js";
+import { Hello, Shutdown, Status } from "../../shared/protocol.js";
+import type { MethodRegistry } from "../../shared/rpc.js";
+import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../../shared/version.js";
+import type { ConnectionContext, Daemon } from "../daemon.js";
+import { settingsDifferences } from "../settings-diff.js";
+
+export function registerDaemonMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
+  registry.define(Hello, (params, connection) => {
+    connection.greeted = true;
+    const identity = daemon.identity();
+    const idle = daemon.sessions.size === 0 && !daemon.sessions.busy;
+    const reasons: string[] = [];
+    if (params.protocol !== PROTOCOL_VERSION) reasons.push(`protocol ${PROTOCOL_VERSION} (client speaks ${params.protocol})`);
+    if (params.clientVersion !== PACKAGE_VERSION) reasons.push(`version ${PACKAGE_VERSION} (client is ${params.clientVersion})`);
+    const settingDiffs = settingsDifferences(identity.settings, params.settings as Partial<DaemonSettings>);
+    reasons.push(...settingDiffs);
+    if (reasons.length === 0 || params.inspect === true) return { status: "ok" as const, daemon: identity };
+    if (idle) {
+      daemon.requestStop(`replaced by a client with ${reasons.join("; ")}`);
+      return { status: "replacing" as const, daemon: identity, reason: reasons.join("; ") };
+    }
+    if (settingDiffs.length === 0 && params.protocol === PROTOCOL_VERSION) {
+      // Another version that speaks the same protocol may share a busy daemon.
+      return { status: "ok" as const, daemon: identity };
+    }
+    const profileFlag = identity.profile === "default" ? "" : ` --profile ${identity.profile}`;
+    throw new BwError(
+      "CONFIG_MISMATCH",
+      `the running daemon (pid ${identity.pid}) has live sessions and different settings: ${reasons.join("; ")}. ` +
+        `Run without those settings, stop it with \`betterwright${profileFlag} close --all\`, or use --no-daemon for a one-shot private browser.`,
+      { details: { differences: reasons } },
+    );
+  });
+
+  registry.define(Status, () => daemon.status());
+
+  registry.define(Shutdown, () => {
+    daemon.requestStop("daemon.shutdown requested");
+    return { ok: true as const };
+  });
+}

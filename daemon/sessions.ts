@@ -1,0 +1,158 @@
+// Sessions of one profile: each a FIFO lane (strictly in order within a
+// session, concurrent across sessions), one absolute budget per exec counted
+// from acceptance, and a transcript line written before the caller hears back.
+import { randomUUID } from "node:crypto";
+import { BwError, toBwError } from "../shared/errors.js";
+import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
+import { transcriptPath, type HomeLayout } from "../shared/paths.js";
+import { WorkerCloseSession, WorkerExec, type SessionSummary } from "../shared/protocol.js";
+import { preview, Transcript } from "./transcript.js";
+import type { WorkerSupervisor } from "./worker-supervisor.js";
+
+/** Extra time the daemon gives the worker past a run's budget before it stops waiting. */
+const WORKER_REPLY_GRACE_MS = 5000;
+
+export interface ExecRequest {
+  session: string;
+  code: string;
+  timeoutMs: number;
+  runId?: string | undefined;
+}
+
+class DaemonSession {
+  readonly createdAt: number;
+  lastUsedAt: number;
+  inFlight = 0;
+  queued = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  private seq: number | undefined;
+  readonly transcript: Transcript;
+
+  constructor(readonly name: string, layout: HomeLayout, now: number) {
+    this.createdAt = now;
+    this.lastUsedAt = now;
+    this.transcript = new Transcript(transcriptPath(layout, name));
+  }
+
+  nextSeq(): number {
+    this.seq = (this.seq ?? this.transcript.lastSeq()) + 1;
+    return this.seq;
+  }
+
+  /** Runs `task` after every earlier task of this session has finished. */
+  enqueue<T>(task: () => Promise<T>): Promise<T> {
+    this.queued++;
+    const result = this.tail.then(() => {
+      this.queued--;
+      this.inFlight++;
+      return task().finally(() => this.inFlight--);
+    });
+    this.tail = result.catch(() => {});
+    return result;
+  }
+}
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, DaemonSession>();
+
+  constructor(
+    private readonly layout: HomeLayout,
+    private readonly worker: WorkerSupervisor,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get busy(): boolean {
+    for (const s of this.sessions.values()) if (s.inFlight + s.queued > 0) return true;
+    return false;
+  }
+
+  private session(name: string): DaemonSession {
+    let session = this.sessions.get(name);
+    if (!session) {
+      session = new DaemonSession(name, this.layout, this.now());
+      this.sessions.set(name, session);
+    }
+    return session;
+  }
+
+  async exec(request: ExecRequest): Promise<Envelope> {
+    const acceptedAt = this.now();
+    const deadline = acceptedAt + request.timeoutMs;
+    const runId = request.runId ?? randomUUID();
+    const session = this.session(request.session);
+    session.lastUsedAt = acceptedAt;
+    return session.enqueue(async () => {
+      const outcome = await this.runOnWorker(request, runId, deadline);
+      const envelope: Envelope = {
+        ok: outcome.ok,
+        ...(outcome.ok ? (outcome.result === undefined ? {} : { result: outcome.result }) : { error: outcome.error! }),
+        session: request.session,
+        profile: this.layout.profile,
+        runId,
+        seq: session.nextSeq(),
+        durationMs: this.now() - acceptedAt,
+        console: outcome.console,
+        pages: outcome.pages,
+        artifacts: outcome.artifacts,
+        warnings: outcome.warnings,
+      };
+      session.lastUsedAt = this.now();
+      session.transcript.append({
+        seq: envelope.seq,
+        runId,
+        at: new Date(acceptedAt).toISOString(),
+        durationMs: envelope.durationMs,
+        snippet: request.code,
+        ok: envelope.ok,
+        ...(envelope.ok ? { result: preview(envelope.result) } : { error: { code: envelope.error!.code, message: envelope.error!.message } }),
+        artifacts: envelope.artifacts.map((a) => a.path),
+        pages: envelope.pages.map((p) => p.url),
+      });
+      return envelope;
+    });
+  }
+
+  private async runOnWorker(request: ExecRequest, runId: string, deadline: number): Promise<WorkerOutcome> {
+    const empty = { console: [], pages: [], artifacts: [], warnings: [] };
+    const budgetMs = deadline - this.now();
+    if (budgetMs <= 0) {
+      return { ok: false, error: new BwError("SNIPPET_TIMEOUT", "the budget ran out while the run waited in its session's queue").toJSON(), ...empty };
+    }
+    try {
+      const worker = await this.worker.ensure();
+      return await worker.call(WorkerExec, { session: request.session, code: request.code, runId, budgetMs }, budgetMs + WORKER_REPLY_GRACE_MS);
+    } catch (error) {
+      return { ok: false, error: toBwError(error).toJSON(), ...empty };
+    }
+  }
+
+  list(): SessionSummary[] {
+    const now = this.now();
+    return [...this.sessions.values()].map((s) => ({
+      session: s.name,
+      idleMs: s.inFlight > 0 ? 0 : now - s.lastUsedAt,
+      inFlight: s.inFlight,
+      queued: s.queued,
+      createdAt: new Date(s.createdAt).toISOString(),
+    }));
+  }
+
+  async close(name: string): Promise<boolean> {
+    const session = this.sessions.get(name);
+    if (!session) return false;
+    this.sessions.delete(name);
+    const worker = this.worker.current();
+    if (worker) await worker.call(WorkerCloseSession, { session: name }).catch(() => {});
+    return true;
+  }
+
+  /** Sessions idle past the TTL, for the reaper. */
+  idleSince(ttlMs: number): string[] {
+    const now = this.now();
+    return [...this.sessions.values()].filter((s) => s.inFlight + s.queued === 0 && now - s.lastUsedAt >= ttlMs).map((s) => s.name);
+  }
+}

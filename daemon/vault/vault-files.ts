@@ -1,0 +1,116 @@
+// The vault's files under <home>/vault and the read / locked read-modify-write
+// cycle over them. Invariants: an existing vault.enc is never paired with a new
+// key; a write re-reads vault.enc inside the lock; a file that fails to decode
+// is never rewritten.
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { BwError } from "../../shared/errors.js";
+import { createFileExclusive, DIR_MODE, removeStaleTemps, writeFileAtomic } from "./atomic-file.js";
+import { decodeVault, encodeVault, VAULT_KEY_BYTES, type VaultTable } from "./vault-format.js";
+import { withVaultLock, type VaultLockOptions } from "./vault-lock.js";
+
+export interface VaultPaths {
+  dir: string;
+  key: string;
+  enc: string;
+  audit: string;
+  lock: string;
+}
+
+export function vaultPaths(home: string): VaultPaths {
+  const dir = join(home, "vault");
+  return {
+    dir,
+    key: join(dir, "vault.key"),
+    enc: join(dir, "vault.enc"),
+    audit: join(dir, "audit.jsonl"),
+    lock: join(dir, "vault.lock"),
+  };
+}
+
+export interface VaultStoreOptions {
+  lock?: VaultLockOptions;
+  /** Test seam: runs with the lock held, after the new vault.enc is durable in its temp file, before the rename. */
+  beforeCommit?: (tempPath: string) => Promise<void> | void;
+}
+
+/** Creates <home>/vault 0700 (and a missing home 0700), tightening a looser existing vault dir. */
+export async function ensureVaultDir(paths: VaultPaths): Promise<void> {
+  await mkdir(paths.dir, { recursive: true, mode: DIR_MODE });
+  const info = await stat(paths.dir);
+  if ((info.mode & 0o077) !== 0) await chmod(paths.dir, DIR_MODE);
+}
+
+async function readOptional(path: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+interface Snapshot {
+  table: VaultTable;
+  key: Buffer | null;
+}
+
+/**
+ * vault.enc is read before vault.key: the key is always created before the
+ * first vault.enc, so a reader racing that first write never sees an enc
+ * without its key.
+ */
+async function readSnapshot(paths: VaultPaths): Promise<Snapshot> {
+  const enc = await readOptional(paths.enc);
+  const key = await readOptional(paths.key);
+  if (enc === null) return { table: { entries: [] }, key };
+  if (key === null) {
+    throw new BwError(
+      "VAULT_KEY_MISSING",
+      `${paths.enc} exists but ${paths.key} does not; restore the key (vault.key and vault.enc are only useful together). No new key was created.`,
+    );
+  }
+  return { table: decodeVault(enc, key), key };
+}
+
+/** The current table, without taking the lock (writes are atomic renames). */
+export async function readTable(paths: VaultPaths): Promise<VaultTable> {
+  return (await readSnapshot(paths)).table;
+}
+
+export interface Mutation<T> {
+  result: T;
+  /** The table to write; omit to leave the files as they are. */
+  table?: VaultTable;
+}
+
+/** Locked read-modify-write: `change` sees the table as it is on disk now, inside the lock. */
+export async function mutateTable<T>(
+  paths: VaultPaths,
+  options: VaultStoreOptions,
+  change: (table: VaultTable) => Mutation<T> | Promise<Mutation<T>>,
+): Promise<T> {
+  await ensureVaultDir(paths);
+  return withVaultLock(paths.dir, options.lock ?? {}, async (held) => {
+    await removeStaleTemps(paths.dir, ["vault.enc", "vault.key"]);
+    const snapshot = await readSnapshot(paths);
+    const { result, table } = await change(snapshot.table);
+    if (table === undefined) return result;
+    const key = snapshot.key ?? (await createKey(paths));
+    await writeFileAtomic(paths.enc, encodeVault(table, key), {
+      beforeRename: options.beforeCommit,
+      assertStillOwner: () => held.assertHeld(),
+    });
+    return result;
+  });
+}
+
+async function createKey(paths: VaultPaths): Promise<Buffer> {
+  const key = randomBytes(VAULT_KEY_BYTES);
+  if (await createFileExclusive(paths.key, key)) return key;
+  // Only reachable if something outside the lock created it meanwhile: use theirs, never replace it.
+  const existing = await readFile(paths.key);
+  if (existing.length !== VAULT_KEY_BYTES) throw new BwError("VAULT_CORRUPT", `${paths.key} is not ${VAULT_KEY_BYTES} bytes`);
+  return existing;
+}

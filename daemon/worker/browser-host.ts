@@ -1,0 +1,113 @@
+// The browser side of the worker: one persistent context on the profile
+// directory, launched on first use, and the sessions that share it. When the
+// browser goes away, every session with pages learns it on its next call.
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import type { BrowserContext } from "playwright-core";
+import { discoverBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
+import { BwError } from "../../shared/errors.js";
+import type { WorkerOutcome } from "../../shared/envelope.js";
+import type { WorkerInit } from "../../shared/protocol.js";
+import { WorkerSession } from "./session.js";
+
+// Features Playwright disables plus the WebUI omnibox ones; one merged flag, since a second replaces the first.
+const CHROMIUM_ARGS = [
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+];
+
+export class BrowserHost {
+  private contextPromise: Promise<BrowserContext> | undefined;
+  private readonly sessions = new Map<string, WorkerSession>();
+  /** Sessions whose pages were lost since their last call. */
+  private readonly resetSessions = new Set<string>();
+
+  constructor(private readonly init: WorkerInit, private readonly log: (line: string) => void) {}
+
+  private async launch(): Promise<BrowserContext> {
+    const found = discoverBrowser({ explicit: this.init.browser, headless: this.init.headless });
+    if (!found) throw new BwError("BROWSER_UNAVAILABLE", `no Chromium found; install one with: ${INSTALL_HINT}`);
+    const home = path.join(this.init.browserEnvDir, "home");
+    const tmp = path.join(this.init.browserEnvDir, "tmp");
+    for (const dir of [this.init.profileDir, home, tmp]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const { chromium } = await import("playwright-core");
+    this.log(`launching ${found.path} (${found.source})`);
+    let context: BrowserContext;
+    try {
+      context = await chromium.launchPersistentContext(this.init.profileDir, {
+        executablePath: found.path,
+        headless: this.init.headless,
+        args: CHROMIUM_ARGS,
+        env: { ...process.env, HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") },
+        timeout: 60_000,
+      });
+    } catch (error) {
+      throw new BwError("BROWSER_UNAVAILABLE", `Chromium at ${found.path} did not start: ${(error as Error).message.split("\n")[0]}`);
+    }
+    // The persistent context opens a blank page of its own; sessions open theirs.
+    for (const page of context.pages()) await page.close().catch(() => {});
+    context.on("close", () => this.onBrowserGone());
+    return context;
+  }
+
+  private onBrowserGone(): void {
+    this.log("browser closed");
+    this.contextPromise = undefined;
+    for (const [name, session] of this.sessions) {
+      if (session.dropPages()) this.resetSessions.add(name);
+    }
+  }
+
+  context(): Promise<BrowserContext> {
+    if (!this.contextPromise) {
+      const launching = this.launch();
+      this.contextPromise = launching;
+      launching.catch(() => {
+        if (this.contextPromise === launching) this.contextPromise = undefined;
+      });
+    }
+    return this.contextPromise;
+  }
+
+  session(name: string): WorkerSession {
+    let session = this.sessions.get(name);
+    if (!session) {
+      session = new WorkerSession(name, () => this.context());
+      this.sessions.set(name, session);
+    }
+    return session;
+  }
+
+  async exec(name: string, code: string, budgetMs: number): Promise<WorkerOutcome> {
+    const outcome = await this.session(name).exec(code, budgetMs);
+    if (this.resetSessions.delete(name)) {
+      outcome.warnings.push({ code: "SESSION_RESET", message: "the browser restarted since this session's last call; its pages were lost" });
+    }
+    return outcome;
+  }
+
+  async closeSession(name: string): Promise<boolean> {
+    const session = this.sessions.get(name);
+    if (!session) return false;
+    this.sessions.delete(name);
+    await session.close();
+    return true;
+  }
+
+  get running(): boolean {
+    return this.contextPromise !== undefined;
+  }
+
+  async shutdown(): Promise<void> {
+    for (const name of [...this.sessions.keys()]) await this.closeSession(name);
+    const pending = this.contextPromise;
+    this.contextPromise = undefined;
+    if (pending) await pending.then((c) => c.close()).catch(() => {});
+    rmSync(path.join(this.init.browserEnvDir, "tmp"), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,161 @@
+// The worker's guard proxy: the only way out for Chromium and Playwright's own
+// requests. One loopback listener speaks SOCKS5 and HTTP CONNECT; every target is
+// authorized by name and by each resolved address, and only checked literals are
+// dialled. The policy itself lives in the daemon and is reached through `authorize`.
+
+import { lookup } from "node:dns/promises";
+import { createServer, type Server, type Socket } from "node:net";
+import type { Authorize, Resolve } from "./guard-decision.js";
+import { DEFAULT_MAX_HEADER_BYTES } from "./http-connect.js";
+import { handleConnection, type ConnectionConfig, type GuardCounters, type GuardProxyEvent } from "./proxy-connection.js";
+import { defaultDial, type Dial } from "./upstream-dial.js";
+
+export type { Authorize, GuardDecision, GuardTarget, Resolve } from "./guard-decision.js";
+export type { GuardProtocol, GuardProxyEvent, Refusal } from "./proxy-connection.js";
+export type { Dial, DialFailure } from "./upstream-dial.js";
+
+export interface GuardProxyOptions {
+  /** Asks the policy about one host or resolved address; in production an RPC to the daemon. Throwing denies. */
+  authorize: Authorize;
+  /** Every address of a hostname, both families. Default: dns.lookup with `all`. */
+  resolve?: Resolve;
+  /** Opens a TCP connection to an IP literal. Default: net.connect. */
+  dial?: Dial;
+  /** Milliseconds clock for event durations. Default: performance.now. */
+  now?: () => number;
+  /** From accept until the request is fully read. Default 10 s. */
+  handshakeTimeoutMs?: number;
+  /** Bound on each authorize call and on DNS resolution; a timeout denies. Default 10 s. */
+  checkTimeoutMs?: number;
+  /** Bound on each dial attempt. Default 10 s. */
+  connectTimeoutMs?: number;
+  /** An established tunnel with no traffic either way for this long is closed; 0 disables. Default 5 min. */
+  idleTimeoutMs?: number;
+  /** Largest handshake (SOCKS greeting + request, or HTTP request head) accepted. Default 16 KiB. */
+  maxHandshakeBytes?: number;
+  /** Resolved addresses beyond this many are neither checked nor dialled. Default 16. */
+  maxResolvedAddresses?: number;
+  /** Logging and metrics hook; it must not throw, and if it does the error is swallowed. */
+  onEvent?: (event: GuardProxyEvent) => void;
+}
+
+export type GuardProxyStats = Readonly<GuardCounters>;
+
+export interface GuardProxy {
+  readonly port: number;
+  /** `socks5://127.0.0.1:PORT`, for Playwright's `proxy.server` launch option. */
+  readonly url: string;
+  /** Counters since start: connections accepted, live now, policy checks, denials, tunnels, refusals. */
+  stats(): GuardProxyStats;
+  /** Stops listening and destroys every live connection, client and upstream. Idempotent. */
+  close(): Promise<void>;
+}
+
+export const GUARD_PROXY_DEFAULTS = Object.freeze({
+  handshakeTimeoutMs: 10_000,
+  checkTimeoutMs: 10_000,
+  connectTimeoutMs: 10_000,
+  idleTimeoutMs: 5 * 60_000,
+  maxHandshakeBytes: DEFAULT_MAX_HEADER_BYTES,
+  maxResolvedAddresses: 16,
+} as const);
+
+/** Every address of `host`, IPv4 and IPv6, in the resolver's order. */
+export const defaultResolve: Resolve = async (host) => {
+  const answers = await lookup(host, { all: true });
+  return answers.map((answer) => answer.address);
+};
+
+export async function startGuardProxy(options: GuardProxyOptions): Promise<GuardProxy> {
+  if (typeof options.authorize !== "function") throw new TypeError("startGuardProxy needs an authorize function");
+  const config: ConnectionConfig = {
+    authorize: options.authorize,
+    resolve: options.resolve ?? defaultResolve,
+    dial: options.dial ?? defaultDial,
+    now: options.now ?? (() => performance.now()),
+    handshakeTimeoutMs: options.handshakeTimeoutMs ?? GUARD_PROXY_DEFAULTS.handshakeTimeoutMs,
+    checkTimeoutMs: options.checkTimeoutMs ?? GUARD_PROXY_DEFAULTS.checkTimeoutMs,
+    connectTimeoutMs: options.connectTimeoutMs ?? GUARD_PROXY_DEFAULTS.connectTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs ?? GUARD_PROXY_DEFAULTS.idleTimeoutMs,
+    maxHandshakeBytes: options.maxHandshakeBytes ?? GUARD_PROXY_DEFAULTS.maxHandshakeBytes,
+    maxResolvedAddresses: options.maxResolvedAddresses ?? GUARD_PROXY_DEFAULTS.maxResolvedAddresses,
+  };
+  validateConfig(config);
+  const counters: GuardCounters = { connections: 0, active: 0, checks: 0, denied: 0, tunnels: 0, refused: 0 };
+  const live = new Set<Socket>();
+  let nextId = 1;
+  let closing: Promise<void> | undefined;
+  const onEvent = options.onEvent;
+  const emit = (event: GuardProxyEvent): void => {
+    if (!onEvent) return;
+    try {
+      onEvent(event);
+    } catch {
+      // A broken logger must not take a connection, or the worker, down with it.
+    }
+  };
+  const track = (socket: Socket): void => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    live.add(socket);
+    socket.once("close", () => live.delete(socket));
+  };
+
+  // allowHalfOpen lets a client's FIN travel through the tunnel while the answer is still coming back.
+  const server: Server = createServer({ allowHalfOpen: true }, (client) => {
+    if (closing) {
+      client.destroy();
+      return;
+    }
+    handleConnection(client, { id: nextId++, config, counters, track, emit });
+  });
+  // After listen() succeeds, accept errors (EMFILE and the like) are per-connection trouble, not fatal.
+  const onServerError = (): void => {};
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen({ host: "127.0.0.1", port: 0, exclusive: true }, () => {
+      server.off("error", reject);
+      server.on("error", onServerError);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("guard proxy did not bind a TCP port");
+  const port = address.port;
+
+  return {
+    port,
+    url: `socks5://127.0.0.1:${port}`,
+    stats: () => ({ ...counters }),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of live) socket.destroy();
+        live.clear();
+      });
+      return closing;
+    },
+  };
+}
+
+// Node's timers and socket timeouts silently turn out-of-range delays into 1 ms,
+// which would make a mistyped option drop every connection; refuse them instead.
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
+function validateConfig(config: ConnectionConfig): void {
+  const bounded = (name: keyof ConnectionConfig, min: number, max: number): void => {
+    const value = config[name];
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+      throw new RangeError(`guard proxy option ${name} must be an integer in [${min}, ${max}], got ${String(value)}`);
+    }
+  };
+  bounded("handshakeTimeoutMs", 1, MAX_DELAY_MS);
+  bounded("checkTimeoutMs", 1, MAX_DELAY_MS);
+  bounded("connectTimeoutMs", 1, MAX_DELAY_MS);
+  bounded("idleTimeoutMs", 0, MAX_DELAY_MS);
+  bounded("maxHandshakeBytes", 64, 1024 * 1024);
+  bounded("maxResolvedAddresses", 1, 256);
+}

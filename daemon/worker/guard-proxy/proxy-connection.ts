@@ -1,0 +1,283 @@
+// One client connection through the guard: sniff the protocol, read a bounded
+// handshake, decide, dial the checked literals, answer, then splice the two sockets.
+// Nothing a client sends can throw out of here: every path ends in a reply, a
+// destroy, or a tunnel that tears both sides down together.
+
+import type { Socket } from "node:net";
+import { decide, type Authorize, type CheckRecord, type DecisionOutcome, type Resolve } from "./guard-decision.js";
+import { encodeConnectResponse, parseConnectRequest, type ConnectStatus } from "./http-connect.js";
+import { encodeMethodSelection, encodeReply, parseGreeting, parseRequest, selectMethod, SOCKS_VERSION, SocksMethod, SocksReply, type SocksReplyCode } from "./socks5.js";
+import { dialFirst, type Dial, type DialFailure } from "./upstream-dial.js";
+
+export type GuardProtocol = "socks5" | "http-connect";
+
+/** Why a connection got no tunnel, in terms both protocols can answer. */
+export type Refusal = "denied" | "dns" | "invalid" | DialFailure;
+
+export type GuardProxyEvent =
+  | { type: "accepted"; connectionId: number; remotePort: number | undefined }
+  | { type: "request"; connectionId: number; protocol: GuardProtocol; host: string; port: number }
+  | ({ type: "check"; connectionId: number } & CheckRecord)
+  | { type: "refused"; connectionId: number; protocol: GuardProtocol; host: string; port: number; refusal: Refusal; reason: string }
+  | { type: "dial-failed"; connectionId: number; address: string; port: number; failure: DialFailure; reason: string }
+  | { type: "connected"; connectionId: number; protocol: GuardProtocol; host: string; port: number; address: string; durationMs: number }
+  | { type: "protocol-error"; connectionId: number; protocol: GuardProtocol | "unknown"; reason: string }
+  | { type: "closed"; connectionId: number; bytesFromClient: number; bytesToClient: number; durationMs: number };
+
+export interface ConnectionConfig {
+  authorize: Authorize;
+  resolve: Resolve;
+  dial: Dial;
+  now: () => number;
+  handshakeTimeoutMs: number;
+  checkTimeoutMs: number;
+  connectTimeoutMs: number;
+  idleTimeoutMs: number;
+  maxHandshakeBytes: number;
+  maxResolvedAddresses: number;
+}
+
+export interface GuardCounters {
+  connections: number;
+  active: number;
+  checks: number;
+  denied: number;
+  tunnels: number;
+  refused: number;
+}
+
+export interface ConnectionContext {
+  id: number;
+  config: ConnectionConfig;
+  counters: GuardCounters;
+  /** Registers a socket so the proxy's close() can destroy it. */
+  track: (socket: Socket) => void;
+  emit: (event: GuardProxyEvent) => void;
+}
+
+const SOCKS_REPLY: Record<Refusal, SocksReplyCode> = {
+  denied: SocksReply.NOT_ALLOWED_BY_RULESET,
+  dns: SocksReply.HOST_UNREACHABLE,
+  invalid: SocksReply.GENERAL_FAILURE,
+  refused: SocksReply.CONNECTION_REFUSED,
+  timeout: SocksReply.TTL_EXPIRED,
+  "host-unreachable": SocksReply.HOST_UNREACHABLE,
+  "network-unreachable": SocksReply.NETWORK_UNREACHABLE,
+  error: SocksReply.GENERAL_FAILURE,
+};
+
+const HTTP_STATUS: Record<Refusal, ConnectStatus> = {
+  denied: 403,
+  dns: 502,
+  invalid: 400,
+  refused: 502,
+  timeout: 504,
+  "host-unreachable": 502,
+  "network-unreachable": 502,
+  error: 502,
+};
+
+/** After a refusal, how long the client gets to read it before the socket is destroyed. */
+const LINGER_MS = 2_000;
+
+export function handleConnection(client: Socket, ctx: ConnectionContext): void {
+  const { config, counters } = ctx;
+  const startedAt = config.now();
+  const abort = new AbortController();
+  let buffered: Buffer = Buffer.alloc(0);
+  let protocol: GuardProtocol | undefined;
+  let phase: "greeting" | "request" | "deciding" | "tunnel" | "done" = "greeting";
+  let lingerTimer: NodeJS.Timeout | undefined;
+
+  counters.connections += 1;
+  counters.active += 1;
+  ctx.track(client);
+  client.setNoDelay(true);
+  // Every error is followed by 'close', which is where cleanup happens.
+  client.on("error", () => {});
+  ctx.emit({ type: "accepted", connectionId: ctx.id, remotePort: client.remotePort });
+
+  const handshakeTimer = setTimeout(() => protocolError(`handshake not completed within ${config.handshakeTimeoutMs} ms`), config.handshakeTimeoutMs);
+
+  client.on("close", () => {
+    clearTimeout(handshakeTimer);
+    clearTimeout(lingerTimer);
+    abort.abort();
+    counters.active -= 1;
+    ctx.emit({ type: "closed", connectionId: ctx.id, bytesFromClient: client.bytesRead, bytesToClient: client.bytesWritten, durationMs: config.now() - startedAt });
+  });
+  // The listener allows half-open sockets for the tunnel's sake. A FIN before the
+  // request is complete ends the conversation; one after it (request and payload
+  // sent, then shutdown) is a half-close to carry through the tunnel.
+  let clientEnded = false;
+  client.on("end", () => {
+    clientEnded = true;
+    if (phase === "greeting" || phase === "request") client.destroy();
+  });
+  client.on("data", onData);
+
+  function onData(chunk: Buffer): void {
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+    protocol ??= buffered[0] === SOCKS_VERSION ? "socks5" : "http-connect";
+    try {
+      if (protocol === "socks5") advanceSocks();
+      else advanceHttp();
+    } catch (error) {
+      protocolError(`internal error while parsing: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if ((phase === "greeting" || phase === "request") && buffered.length > config.maxHandshakeBytes) {
+      protocolError(`handshake exceeds ${config.maxHandshakeBytes} bytes`);
+    }
+  }
+
+  function advanceSocks(): void {
+    if (phase === "greeting") {
+      const greeting = parseGreeting(buffered);
+      if (greeting.kind === "incomplete") return;
+      if (greeting.kind === "error") return protocolError(greeting.reason);
+      buffered = buffered.subarray(greeting.consumed);
+      const method = selectMethod(greeting.methods);
+      if (method === SocksMethod.NO_ACCEPTABLE) {
+        ctx.emit({ type: "protocol-error", connectionId: ctx.id, protocol: "socks5", reason: "client offers no acceptable authentication method" });
+        return finish(encodeMethodSelection(method));
+      }
+      client.write(encodeMethodSelection(method));
+      phase = "request";
+    }
+    if (phase !== "request") return;
+    const request = parseRequest(buffered);
+    if (request.kind === "incomplete") return;
+    if (request.kind === "error") {
+      ctx.emit({ type: "protocol-error", connectionId: ctx.id, protocol: "socks5", reason: request.reason });
+      return finish(encodeReply(request.reply ?? SocksReply.GENERAL_FAILURE));
+    }
+    startTunnel(request.host, request.port, buffered.subarray(request.consumed));
+  }
+
+  function advanceHttp(): void {
+    const request = parseConnectRequest(buffered, config.maxHandshakeBytes);
+    if (request.kind === "incomplete") return;
+    if (request.kind === "error") {
+      ctx.emit({ type: "protocol-error", connectionId: ctx.id, protocol: "http-connect", reason: request.reason });
+      return finish(encodeConnectResponse(request.status, request.reason));
+    }
+    startTunnel(request.host, request.port, buffered.subarray(request.consumed));
+  }
+
+  /** Stop reading (the kernel buffers whatever the client sends next) and decide. */
+  function startTunnel(host: string, port: number, early: Buffer): void {
+    phase = "deciding";
+    clearTimeout(handshakeTimer);
+    client.off("data", onData);
+    client.pause();
+    buffered = Buffer.alloc(0);
+    const proto = protocol!;
+    ctx.emit({ type: "request", connectionId: ctx.id, protocol: proto, host, port });
+    connectUpstream(proto, host, port, early).catch((error: unknown) => {
+      // Unreachable by design; if it happens, the connection dies, the process does not.
+      protocolError(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  async function connectUpstream(proto: GuardProtocol, host: string, port: number, early: Buffer): Promise<void> {
+    const outcome: DecisionOutcome = await decide(host, port, {
+      authorize: config.authorize,
+      resolve: config.resolve,
+      now: config.now,
+      checkTimeoutMs: config.checkTimeoutMs,
+      maxResolvedAddresses: config.maxResolvedAddresses,
+      signal: abort.signal,
+      onCheck: (record) => {
+        counters.checks += 1;
+        ctx.emit({ type: "check", connectionId: ctx.id, ...record });
+      },
+    });
+    if (abort.signal.aborted) return;
+    if (outcome.kind === "denied") {
+      counters.denied += 1;
+      return refuse(proto, host, port, "denied", outcome.reason);
+    }
+    if (outcome.kind === "unresolved") return refuse(proto, host, port, "dns", outcome.reason);
+    if (outcome.kind === "invalid") return refuse(proto, host, port, "invalid", outcome.reason);
+
+    const dialed = await dialFirst(outcome.addresses, port, {
+      dial: config.dial,
+      connectTimeoutMs: config.connectTimeoutMs,
+      signal: abort.signal,
+      onSocket: ctx.track,
+      onAttemptFailed: (address, failure, reason) => ctx.emit({ type: "dial-failed", connectionId: ctx.id, address, port, failure, reason }),
+    });
+    if (dialed.kind === "aborted") return;
+    if (dialed.kind === "failed") return refuse(proto, host, port, dialed.failure, dialed.reason);
+    const upstream = dialed.socket;
+    if (abort.signal.aborted || client.destroyed) {
+      upstream.destroy();
+      return;
+    }
+
+    counters.tunnels += 1;
+    ctx.emit({ type: "connected", connectionId: ctx.id, protocol: proto, host, port, address: dialed.address, durationMs: config.now() - startedAt });
+    client.write(proto === "socks5" ? encodeReply(SocksReply.SUCCEEDED, bindOf(upstream)) : encodeConnectResponse(200));
+    splice(upstream, early);
+  }
+
+  function splice(upstream: Socket, early: Buffer): void {
+    phase = "tunnel";
+    upstream.setNoDelay(true);
+    const teardown = (): void => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("close", teardown);
+    upstream.on("close", teardown);
+    client.on("error", teardown);
+    upstream.on("error", teardown);
+    if (config.idleTimeoutMs > 0) {
+      // Data through the tunnel is activity on both sockets, so either going quiet means both have.
+      client.setTimeout(config.idleTimeoutMs, teardown);
+      upstream.setTimeout(config.idleTimeoutMs, teardown);
+    }
+    if (early.length > 0) upstream.write(early);
+    // pipe() pauses the source while the destination's buffer is full (backpressure)
+    // and forwards a half-close (FIN) as end(); a FIN that came while deciding is
+    // already past, so it is forwarded by hand.
+    if (clientEnded) upstream.end();
+    else client.pipe(upstream);
+    upstream.pipe(client);
+  }
+
+  function refuse(proto: GuardProtocol, host: string, port: number, refusal: Refusal, reason: string): void {
+    counters.refused += 1;
+    ctx.emit({ type: "refused", connectionId: ctx.id, protocol: proto, host, port, refusal, reason });
+    finish(proto === "socks5" ? encodeReply(SOCKS_REPLY[refusal]) : encodeConnectResponse(HTTP_STATUS[refusal], reason));
+  }
+
+  /**
+   * Send a final answer and close. Unread input at close() makes the kernel send a
+   * reset that can overtake the answer, so keep draining until the client hangs up
+   * or the linger bound passes.
+   */
+  function finish(answer: Buffer): void {
+    if (phase === "done" || client.destroyed) return;
+    phase = "done";
+    clearTimeout(handshakeTimer);
+    client.off("data", onData);
+    client.on("data", () => {});
+    client.resume();
+    client.end(answer);
+    lingerTimer = setTimeout(() => client.destroy(), LINGER_MS);
+  }
+
+  function protocolError(reason: string): void {
+    if (phase === "done" || client.destroyed) return;
+    phase = "done";
+    ctx.emit({ type: "protocol-error", connectionId: ctx.id, protocol: protocol ?? "unknown", reason });
+    client.destroy();
+  }
+}
+
+function bindOf(upstream: Socket): { address: string; port: number } {
+  const address = upstream.localAddress;
+  const port = upstream.localPort;
+  return typeof address === "string" && typeof port === "number" ? { address, port } : { address: "0.0.0.0", port: 0 };
+}

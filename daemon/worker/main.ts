@@ -1,0 +1,48 @@
+// Entry point of the worker process. The daemon talks to it over fd 3 (a
+// private pipe, JSON-RPC both ways); stdout and stderr go to the daemon's log.
+import net from "node:net";
+import { BwError } from "../../shared/errors.js";
+import { WorkerCloseSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerShutdown, type WorkerInit } from "../../shared/protocol.js";
+import { MethodRegistry, RpcPeer } from "../../shared/rpc.js";
+import { BrowserHost } from "./browser-host.js";
+
+function log(line: string): void {
+  process.stderr.write(`${new Date().toISOString()} worker[${process.pid}] ${line}\n`);
+}
+
+function main(): void {
+  let host: BrowserHost | undefined;
+  const ready = (): BrowserHost => {
+    if (!host) throw new BwError("INTERNAL_ERROR", "worker.init has not been called");
+    return host;
+  };
+  let peer: RpcPeer<void> | undefined;
+  const shutdown = async () => {
+    await host?.shutdown().catch((error: Error) => log(`shutdown: ${error.message}`));
+    peer?.close();
+    process.exitCode = 0;
+    setImmediate(() => process.exit(0));
+  };
+
+  const registry = new MethodRegistry<void>()
+    .define(WorkerInitialize, (params) => {
+      if (!host) host = new BrowserHost(params as WorkerInit, log);
+      return { ok: true as const };
+    })
+    .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs))
+    .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session) }))
+    .define(WorkerPing, () => ({ now: Date.now(), browser: { running: host?.running ?? false } }))
+    .define(WorkerShutdown, () => {
+      setImmediate(() => void shutdown());
+      return { ok: true as const };
+    });
+
+  const pipe = new net.Socket({ fd: 3, readable: true, writable: true });
+  peer = new RpcPeer<void>(pipe, { registry, context: undefined, log });
+  // The daemon is gone: nothing can reach this worker any more.
+  peer.onClose(() => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
+  process.on("unhandledRejection", (reason) => log(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}`));
+}
+
+main();

@@ -1,0 +1,84 @@
+// One vm context per session: code generation off, the bootstrap installed,
+// and the two host functions that are its only way out. Messages from the
+// context are strings in both directions; a host error never crosses as an
+// object (its constructor chain would lead to the host's Function).
+import vm from "node:vm";
+import { sandboxBootstrap, type ContextApi, type HostAsync, type HostSync } from "./bootstrap.js";
+import { compileSnippet, type CompiledSnippet } from "./compile.js";
+import { FACADE_SPEC } from "./facade-spec.js";
+
+export interface ErrorReply {
+  name: string;
+  message: string;
+  code?: string;
+}
+
+export interface SandboxHost {
+  sync(message: Record<string, unknown>): unknown;
+  async(message: Record<string, unknown>): Promise<unknown>;
+}
+
+export function toErrorReply(error: unknown): ErrorReply {
+  if (error && typeof error === "object") {
+    const e = error as { name?: unknown; message?: unknown; code?: unknown };
+    const reply: ErrorReply = { name: String(e.name ?? "Error"), message: String(e.message ?? "") };
+    if (typeof e.code === "string") reply.code = e.code;
+    return reply;
+  }
+  return { name: "Error", message: String(error) };
+}
+
+function parseMessage(text: unknown): Record<string, unknown> {
+  if (typeof text !== "string") throw new TypeError("sandbox message must be a string");
+  const value: unknown = JSON.parse(text);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new TypeError("sandbox message must be an object");
+  return value as Record<string, unknown>;
+}
+
+export class SnippetContext {
+  private readonly context: vm.Context;
+  private readonly api: ContextApi;
+
+  constructor(name: string, host: SandboxHost) {
+    this.context = vm.createContext(Object.create(null), {
+      name: `betterwright session ${name}`,
+      codeGeneration: { strings: false, wasm: false },
+    });
+    const hostSync: HostSync = (text) => {
+      try {
+        const value = host.sync(parseMessage(text));
+        return JSON.stringify({ value: value === undefined ? null : value });
+      } catch (error) {
+        return JSON.stringify({ error: toErrorReply(error) });
+      }
+    };
+    const hostAsync: HostAsync = (text, resolve, reject) => {
+      let message: Record<string, unknown>;
+      try {
+        message = parseMessage(text);
+      } catch (error) {
+        reject(JSON.stringify(toErrorReply(error)));
+        return;
+      }
+      host.async(message).then(
+        (value) => resolve(JSON.stringify(value === undefined ? null : value)),
+        (error: unknown) => reject(JSON.stringify(toErrorReply(error))),
+      );
+    };
+    const install = new vm.Script(`(${sandboxBootstrap.toString()})`, { filename: "betterwright-sandbox.js" });
+    const bootstrap = install.runInContext(this.context) as typeof sandboxBootstrap;
+    this.api = bootstrap(hostSync, hostAsync, JSON.stringify(FACADE_SPEC));
+  }
+
+  compile(code: string, filename: string): CompiledSnippet {
+    return compileSnippet(code, { context: this.context, filename, rejectImport: () => this.api.error("import() is not available in snippets") });
+  }
+
+  run(compiled: CompiledSnippet, token: string): void {
+    this.api.run(compiled, token);
+  }
+
+  fireTimer(id: number): void {
+    this.api.fire(id);
+  }
+}

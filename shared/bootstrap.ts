@@ -1,0 +1,33 @@
+// What a client hands a daemon it spawns, on the daemon's stdin (never in
+// argv, which any user can read), and what the daemon answers on fd 3 once it
+// serves, or why it cannot.
+import type { DaemonSettings } from "./config.js";
+import type { ErrorShape } from "./errors.js";
+import { nameProblem } from "./names.js";
+import { anyObject, num, obj, str, custom } from "./validate.js";
+import { BwError } from "./errors.js";
+
+export interface DaemonBootstrap {
+  home: string;
+  profile: string;
+  settings: DaemonSettings;
+  defaultTimeoutMs: number;
+}
+
+export type DaemonReadiness =
+  | { status: "ready"; pid: number }
+  /** Another daemon holds the profile lock; it serves (or is about to). */
+  | { status: "exists"; pid: number }
+  | { status: "error"; error: ErrorShape };
+
+export const validateBootstrap = obj({
+  home: str({ min: 1 }),
+  profile: custom((value, path) => {
+    if (value === "default") return value;
+    const problem = nameProblem(value, "profile");
+    if (problem) throw new BwError("INVALID_ARGUMENT", `${path}: ${problem}`);
+    return value as string;
+  }),
+  settings: anyObject(),
+  defaultTimeoutMs: num({ min: 1, integer: true }),
+});

@@ -1,0 +1,91 @@
+// Finding a Chromium: an explicit path first, then Playwright's own download,
+// then the system's. Debian's /usr/bin/chromium* are shell wrappers (one does
+// not even exec), so the real binaries under /usr/lib/chromium/ are preferred.
+import { accessSync, constants, existsSync, readdirSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+
+export interface BrowserCandidate {
+  path: string;
+  source: "explicit" | "playwright" | "system";
+  /** true for chromium-headless-shell, which cannot run headed. */
+  headlessShell: boolean;
+}
+
+export interface DiscoveryInput {
+  explicit: string | null;
+  headless: boolean;
+  /** Seams for tests. */
+  exists?: (file: string) => boolean;
+  playwrightCacheDirs?: string[];
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const SYSTEM_HEADLESS_SHELL = ["/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium-headless-shell"];
+const SYSTEM_CHROMIUM = [
+  "/usr/lib/chromium/chromium",
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/Applications/Chromium.app/Contents/MacOS/Chromium",
+  "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+];
+
+/** ms-playwright cache folders (Playwright's default, and ours for anything `setup` fetches). */
+export function playwrightCacheDirs(): string[] {
+  return [
+    path.join(homedir(), ".cache", "ms-playwright"),
+    path.join(homedir(), "Library", "Caches", "ms-playwright"),
+  ];
+}
+
+function fromPlaywrightCache(dirs: string[], headless: boolean, exists: (f: string) => boolean): BrowserCandidate | undefined {
+  for (const dir of dirs) {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort().reverse();
+    } catch {
+      continue;
+    }
+    const wanted = headless ? ["chromium_headless_shell-", "chromium-"] : ["chromium-"];
+    for (const prefix of wanted) {
+      for (const entry of entries.filter((e) => e.startsWith(prefix))) {
+        const shell = prefix.startsWith("chromium_headless_shell");
+        const rel = shell
+          ? ["chrome-headless-shell-linux64/chrome-headless-shell", "chrome-linux/headless_shell"]
+          : ["chrome-linux64/chrome", "chrome-linux/chrome"];
+        for (const r of rel) {
+          const file = path.join(dir, entry, r);
+          if (exists(file)) return { path: file, source: "playwright", headlessShell: shell };
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+export function discoverBrowser(input: DiscoveryInput): BrowserCandidate | undefined {
+  const exists = input.exists ?? ((f: string) => existsSync(f) && isExecutable(f));
+  if (input.explicit) {
+    return { path: input.explicit, source: "explicit", headlessShell: /headless[-_]shell/.test(path.basename(input.explicit)) };
+  }
+  const cached = fromPlaywrightCache(input.playwrightCacheDirs ?? playwrightCacheDirs(), input.headless, exists);
+  if (cached) return cached;
+  if (input.headless) {
+    const shell = SYSTEM_HEADLESS_SHELL.find(exists);
+    if (shell) return { path: shell, source: "system", headlessShell: true };
+  }
+  const full = SYSTEM_CHROMIUM.find(exists);
+  if (full) return { path: full, source: "system", headlessShell: false };
+  return undefined;
+}
+
+export const INSTALL_HINT = "betterwright setup   (on Debian/Ubuntu as root: apt-get install -y chromium-headless-shell chromium)";

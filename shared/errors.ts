@@ -1,0 +1,72 @@
+// The one table of error codes. A published code keeps its meaning forever;
+// new codes are appended. Both sides rebuild a typed BwError from `data.code`.
+
+export const ERROR_CODES = {
+  INVALID_ARGUMENT: { retryable: false, exit: 2, summary: "A flag, name, URL, frame or parameter is malformed." },
+  SNIPPET_ERROR: { retryable: false, exit: 1, summary: "The snippet threw." },
+  SNIPPET_SYNTAX_ERROR: { retryable: false, exit: 1, summary: "The snippet does not parse." },
+  SNIPPET_TIMEOUT: { retryable: true, exit: 1, summary: "The run exceeded its budget (queue wait included)." },
+  BLOCKED_URL: { retryable: false, exit: 1, summary: "The network policy denied a URL." },
+  SESSION_NOT_FOUND: { retryable: false, exit: 1, summary: "No session by that name." },
+  SESSION_CLOSING: { retryable: true, exit: 1, summary: "The session is closing." },
+  SESSION_RESET: { retryable: false, exit: 1, summary: "The session's pages were lost to a worker or browser restart." },
+  BROWSER_UNAVAILABLE: { retryable: false, exit: 3, summary: "No browser could be found or launched." },
+  BROWSER_DISCONNECTED: { retryable: false, exit: 1, summary: "The browser went away during the run." },
+  DAEMON_UNAVAILABLE: { retryable: true, exit: 3, summary: "The daemon could not be started or reached." },
+  CONFIG_MISMATCH: { retryable: false, exit: 2, summary: "The running daemon has different explicit settings and live sessions." },
+  VAULT_BUSY: { retryable: true, exit: 1, summary: "The vault lock was not obtained in time." },
+  VAULT_NOT_FOUND: { retryable: false, exit: 1, summary: "No vault entry matches." },
+  VAULT_CORRUPT: { retryable: false, exit: 1, summary: "vault.enc is tampered with or truncated; it is left untouched." },
+  VAULT_KEY_MISSING: { retryable: false, exit: 1, summary: "vault.enc exists but vault.key does not." },
+  QUOTA_EXCEEDED: { retryable: false, exit: 1, summary: "An artifact cap would be exceeded." },
+  LIMIT_EXCEEDED: { retryable: false, exit: 1, summary: "A documented bound was exceeded (pages, sessions, output size)." },
+  CANCELLED: { retryable: false, exit: 1, summary: "The run was cancelled." },
+  INTERNAL_ERROR: { retryable: false, exit: 3, summary: "A defect inside betterwright; see the daemon log." },
+} as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && Object.hasOwn(ERROR_CODES, value);
+}
+
+export interface ErrorShape {
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+  details?: unknown;
+}
+
+export class BwError extends Error {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, options: { retryable?: boolean; details?: unknown; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "BwError";
+    this.code = code;
+    this.retryable = options.retryable ?? ERROR_CODES[code].retryable;
+    this.details = options.details;
+  }
+
+  toJSON(): ErrorShape {
+    const shape: ErrorShape = { code: this.code, message: this.message, retryable: this.retryable };
+    if (this.details !== undefined) shape.details = this.details;
+    return shape;
+  }
+
+  static from(shape: ErrorShape): BwError {
+    return new BwError(shape.code, shape.message, { retryable: shape.retryable, details: shape.details });
+  }
+}
+
+/** Anything thrown becomes a BwError; unknown throwables are internal errors. */
+export function toBwError(error: unknown, fallback: ErrorCode = "INTERNAL_ERROR"): BwError {
+  if (error instanceof BwError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new BwError(fallback, message, { cause: error });
+}
+
+/** JSON-RPC error codes: the server-error range, one per stable code family. */
+export const RPC_ERROR_CODE = -32000;

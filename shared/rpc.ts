@@ -1,0 +1,183 @@
+// JSON-RPC 2.0 over NDJSON on any duplex stream (unix socket, worker pipe),
+// both directions on one connection. Handlers come from a registry of
+// declared methods; every error leaves as {code, message, data: {code, retryable}}
+// and comes back as a BwError.
+import type { Duplex } from "node:stream";
+import {
+  JSONRPCClient,
+  JSONRPCErrorException,
+  JSONRPCServer,
+  JSONRPCServerAndClient,
+  type JSONRPCResponse,
+} from "json-rpc-2.0";
+import { BwError, isErrorCode, RPC_ERROR_CODE, toBwError, type ErrorShape } from "./errors.js";
+import { createLineReader, encodeFrame, MAX_FRAME_BYTES } from "./framing.js";
+import type { AnyMethod, MethodDecl } from "./protocol.js";
+
+export type Handler<P, R, C> = (params: P, context: C) => R | Promise<R>;
+
+/** A set of methods one side serves; built once, shared by every connection. */
+export class MethodRegistry<C> {
+  private readonly handlers = new Map<string, { decl: AnyMethod; handler: Handler<any, any, C> }>();
+  private gate: ((method: string, context: C) => void) | undefined;
+
+  /** A check run before every handler (e.g. "hello first"); it throws to refuse. */
+  beforeEach(gate: (method: string, context: C) => void): this {
+    this.gate = gate;
+    return this;
+  }
+
+  define<P, R>(decl: MethodDecl<P, R>, handler: Handler<P, R, C>): this {
+    if (this.handlers.has(decl.name)) throw new Error(`method ${decl.name} defined twice`);
+    this.handlers.set(decl.name, { decl, handler });
+    return this;
+  }
+
+  has(name: string): boolean {
+    return this.handlers.has(name);
+  }
+
+  install(server: JSONRPCServer<C>, onInternal: (method: string, error: BwError) => void): void {
+    for (const [name, { decl, handler }] of this.handlers) {
+      server.addMethod(name, async (params: unknown, context: C) => {
+        try {
+          this.gate?.(name, context);
+          return await handler(decl.params(params, "params"), context);
+        } catch (error) {
+          const bw = toBwError(error);
+          if (bw.code === "INTERNAL_ERROR") onInternal(name, bw);
+          throw new JSONRPCErrorException(bw.message, RPC_ERROR_CODE, bw.toJSON());
+        }
+      });
+    }
+  }
+}
+
+export function errorFromRpc(error: unknown): BwError {
+  if (error instanceof BwError) return error;
+  const data = (error as { data?: Partial<ErrorShape> } | undefined)?.data;
+  if (data && isErrorCode(data.code)) {
+    return new BwError(data.code, String((error as Error).message ?? data.message ?? ""), {
+      retryable: Boolean(data.retryable),
+      details: data.details,
+    });
+  }
+  return new BwError("INTERNAL_ERROR", error instanceof Error ? error.message : String(error));
+}
+
+function protocolError(id: unknown, message: string, code: number): JSONRPCResponse {
+  const shape = { code: "INVALID_ARGUMENT", message, retryable: false };
+  return { jsonrpc: "2.0", id: (typeof id === "string" || typeof id === "number" ? id : null), error: { code, message, data: shape } };
+}
+
+export interface PeerOptions<C> {
+  registry?: MethodRegistry<C>;
+  context: C;
+  maxFrameBytes?: number;
+  log?: (message: string) => void;
+}
+
+/** One connection: serves `registry` to the other side and calls the other side's methods. */
+export class RpcPeer<C = void> {
+  private readonly rpc: JSONRPCServerAndClient<C, void>;
+  private closed = false;
+  private closeReason: BwError | undefined;
+  private readonly closeListeners = new Set<(reason: BwError) => void>();
+
+  constructor(private readonly stream: Duplex, private readonly options: PeerOptions<C>) {
+    const log = options.log ?? (() => {});
+    const server = new JSONRPCServer<C>({ errorListener: () => {} });
+    options.registry?.install(server, (method, error) => log(`internal error in ${method}: ${error.stack ?? error.message}`));
+    // Unknown methods and stray throws get a stable code, like any other refusal.
+    server.mapErrorToJSONRPCErrorResponse = (id, error) =>
+      protocolError(id, error instanceof Error ? error.message : String(error), -32603) as never;
+    server.handleMethodNotFound = async (request) => protocolError(request.id, `unknown method ${JSON.stringify(request.method).slice(0, 100)}`, -32601);
+    const client = new JSONRPCClient<void>((request) => {
+      this.write(request);
+    });
+    this.rpc = new JSONRPCServerAndClient(server, client, { errorListener: () => {} });
+
+    const feed = createLineReader(
+      {
+        line: (text) => this.receive(text),
+        oversize: (bytes) => this.write(protocolError(null, `frame larger than ${options.maxFrameBytes ?? MAX_FRAME_BYTES} bytes (${bytes}+)`, -32600)),
+      },
+      options.maxFrameBytes,
+    );
+    stream.on("data", (chunk: Buffer) => feed(chunk));
+    stream.on("error", (error) => log(`connection error: ${error.message}`));
+    stream.on("close", () => this.markClosed(new BwError("DAEMON_UNAVAILABLE", "connection closed")));
+  }
+
+  private receive(text: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.write(protocolError(null, "frame is not valid JSON", -32700));
+      return;
+    }
+    if (message === null || typeof message !== "object" || Array.isArray(message)) {
+      this.write(protocolError(null, "frame must be one JSON-RPC object", -32600));
+      return;
+    }
+    const m = message as Record<string, unknown>;
+    const isRequest = typeof m.method === "string";
+    const isResponse = !isRequest && ("result" in m || "error" in m) && m.jsonrpc === "2.0";
+    if (!isRequest && !isResponse) {
+      this.write(protocolError(m.id, "frame is neither a request nor a response", -32600));
+      return;
+    }
+    if (isRequest && (m.jsonrpc !== "2.0" || (m.params !== undefined && (m.params === null || typeof m.params !== "object")))) {
+      this.write(protocolError(m.id, "malformed JSON-RPC request", -32600));
+      return;
+    }
+    this.rpc.receiveAndSend(message, this.options.context, undefined).catch((error: unknown) => {
+      this.options.log?.(`dispatch failed: ${(error as Error).message}`);
+    });
+  }
+
+  private write(message: unknown): void {
+    if (this.closed || this.stream.destroyed || !this.stream.writable) return;
+    this.stream.write(encodeFrame(message));
+  }
+
+  /** Calls a declared method on the other side; errors come back as BwError. */
+  async call<P, R>(decl: MethodDecl<P, R>, params: P, timeoutMs?: number): Promise<R> {
+    if (this.closed) throw new BwError("DAEMON_UNAVAILABLE", "connection closed");
+    const requester = timeoutMs === undefined ? this.rpc : this.rpc.timeout(timeoutMs);
+    try {
+      return (await requester.request(decl.name, (params ?? {}) as never, undefined)) as R;
+    } catch (error) {
+      throw this.closeReason ?? errorFromRpc(error);
+    }
+  }
+
+  notify<P>(decl: MethodDecl<P, unknown>, params: P): void {
+    this.rpc.notify(decl.name, (params ?? {}) as never, undefined);
+  }
+
+  onClose(listener: (reason: BwError) => void): () => void {
+    if (this.closed) listener(new BwError("DAEMON_UNAVAILABLE", "connection closed"));
+    else this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  private markClosed(reason: BwError): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeReason = reason;
+    this.rpc.rejectAllPendingRequests(reason.message);
+    for (const listener of this.closeListeners) listener(reason);
+    this.closeListeners.clear();
+  }
+
+  close(): void {
+    this.markClosed(new BwError("DAEMON_UNAVAILABLE", "connection closed"));
+    this.stream.end();
+  }
+}

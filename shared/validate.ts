@@ -1,0 +1,65 @@
+// Small validators for values that cross a boundary (RPC params, files on
+// disk). Each returns the typed value or throws INVALID_ARGUMENT naming the path.
+import { BwError } from "./errors.js";
+
+export type Validator<T> = (value: unknown, path?: string) => T;
+export type Infer<V> = V extends Validator<infer T> ? T : never;
+
+function bad(path: string, expected: string, value: unknown): never {
+  const shown = value === undefined ? "nothing" : typeof value === "string" ? "a string" : Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
+  throw new BwError("INVALID_ARGUMENT", `${path}: expected ${expected}, got ${shown}`);
+}
+
+export const str = (opts: { max?: number; min?: number; pattern?: RegExp } = {}): Validator<string> => (value, path = "value") => {
+  if (typeof value !== "string") return bad(path, "a string", value);
+  if (opts.min !== undefined && value.length < opts.min) throw new BwError("INVALID_ARGUMENT", `${path}: must not be empty`);
+  if (opts.max !== undefined && value.length > opts.max) throw new BwError("INVALID_ARGUMENT", `${path}: longer than ${opts.max} characters`);
+  if (opts.pattern && !opts.pattern.test(value)) throw new BwError("INVALID_ARGUMENT", `${path}: malformed`);
+  return value;
+};
+
+export const num = (opts: { min?: number; max?: number; integer?: boolean } = {}): Validator<number> => (value, path = "value") => {
+  if (typeof value !== "number" || !Number.isFinite(value)) return bad(path, "a finite number", value);
+  if (opts.integer && !Number.isInteger(value)) return bad(path, "an integer", value);
+  if (opts.min !== undefined && value < opts.min) throw new BwError("INVALID_ARGUMENT", `${path}: must be at least ${opts.min}`);
+  if (opts.max !== undefined && value > opts.max) throw new BwError("INVALID_ARGUMENT", `${path}: must be at most ${opts.max}`);
+  return value;
+};
+
+export const bool = (): Validator<boolean> => (value, path = "value") =>
+  typeof value === "boolean" ? value : bad(path, "a boolean", value);
+
+export const custom = <T>(check: (value: unknown, path: string) => T): Validator<T> => (value, path = "value") => check(value, path);
+
+export const optional = <T>(inner: Validator<T>): Validator<T | undefined> => (value, path) =>
+  value === undefined || value === null ? undefined : inner(value, path);
+
+export const arr = <T>(inner: Validator<T>, opts: { max?: number } = {}): Validator<T[]> => (value, path = "value") => {
+  if (!Array.isArray(value)) return bad(path, "an array", value);
+  if (opts.max !== undefined && value.length > opts.max) throw new BwError("INVALID_ARGUMENT", `${path}: more than ${opts.max} items`);
+  return value.map((item, i) => inner(item, `${path}[${i}]`));
+};
+
+type Shape = Record<string, Validator<unknown>>;
+type ObjectOf<S extends Shape> = { [K in keyof S as undefined extends Infer<S[K]> ? never : K]: Infer<S[K]> } & {
+  [K in keyof S as undefined extends Infer<S[K]> ? K : never]?: Infer<S[K]>;
+};
+
+/** A plain object with exactly these keys; unknown keys are refused so typos do not pass silently. */
+export const obj = <S extends Shape>(shape: S): Validator<ObjectOf<S>> => (value, path = "params") => {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return bad(path, "an object", value);
+  const input = value as Record<string, unknown>;
+  for (const key of Object.keys(input)) {
+    if (!Object.hasOwn(shape, key)) throw new BwError("INVALID_ARGUMENT", `${path}: unknown field '${key}'`);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, check] of Object.entries(shape)) {
+    const v = check(input[key], `${path}.${key}`);
+    if (v !== undefined) out[key] = v;
+  }
+  return out as ObjectOf<S>;
+};
+
+/** For results and settings we pass through after checking the container only. */
+export const anyObject = (): Validator<Record<string, unknown>> => (value, path = "value") =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : bad(path, "an object", value);
