@@ -29,7 +29,8 @@ export function execCommand(ctx: CliContext) {
         .example("echo 'return page.url()' | $0 exec -", "Read the snippet from stdin"),
     handler: (args: ExecArgs) => ctx.run(async () => {
       const config = ctx.config(args);
-      const code = await readCode({ code: args.code, file: args.file });
+      // yargs hands a lone "-" positional over as "".
+      const code = await readCode({ code: args.code, file: args.file === "" ? "-" : args.file });
       const { session, profile, timeoutMs } = config.settings;
       const bw = BetterWright.fromConfig(config, ctx.env);
       try {

@@ -16,7 +16,8 @@ export const GUARD_CACHE_DEFAULT_MAX_ENTRIES = 2_048;
 /** Requests whose answer may depend on more than the host: always asked. */
 export const NEVER_CACHED_RESOURCE_TYPES: readonly string[] = Object.freeze(["document", "download", "websocket"]);
 
-const CACHEABLE_SCHEMES: Readonly<Record<string, number>> = { "http:": 80, "https:": 443 };
+// ws: and wss: are upgrades, which are never cached; every other scheme never reaches the network.
+const CACHEABLE_SCHEMES: Readonly<Record<string, number>> = Object.freeze({ "http:": 80, "https:": 443 });
 
 /** The cache key for a check, or undefined when this check must always reach the policy. */
 export function decisionCacheKey(url: string, details: RequestDetails | undefined): string | undefined {

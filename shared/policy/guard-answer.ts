@@ -10,7 +10,7 @@ export async function answerGuardCheck(policy: PolicyLike, url: string, details:
   const cacheable = policy instanceof NetworkPolicy && policy.cacheable;
   let decision;
   try {
-    decision = readCustomDecision(await policy.check(url, details));
+    decision = readCustomDecision(await policy.check(url, details), "the policy");
   } catch (error) {
     return { allowed: false, reason: `policy check failed: ${describeError(error)}`, cacheable: false };
   }

@@ -16,8 +16,9 @@ import type {
   SerializablePolicyOptions,
 } from "./types.js";
 
-const DEFAULT_PORTS: Readonly<Record<string, number>> = { "http:": 80, "https:": 443, "ws:": 80, "wss:": 443 };
-const LOCAL_SCHEMES = new Set(["data:", "blob:"]);
+const DEFAULT_PORTS: Readonly<Record<string, number>> = Object.freeze({ "http:": 80, "https:": 443, "ws:": 80, "wss:": 443 });
+// Schemes whose content is already in the browser: nothing to guard.
+const LOCAL_SCHEMES: readonly string[] = Object.freeze(["data:", "blob:"]);
 const SERIALIZABLE_KEYS = ["allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts"] as const;
 const OPTION_KEYS: readonly string[] = [...SERIALIZABLE_KEYS, "custom"];
 
@@ -187,7 +188,7 @@ export class NetworkPolicy {
       if (parsed.pathname === "blank") return finalStage(allow("about:blank loads nothing from the network"));
       return finalStage(deny(`${parsed.href.split(/[?#]/)[0]} is not allowed; only about:blank is`));
     }
-    if (LOCAL_SCHEMES.has(scheme)) return finalStage(allow(`${scheme} URLs load nothing from the network`));
+    if (LOCAL_SCHEMES.includes(scheme)) return finalStage(allow(`${scheme} URLs load nothing from the network`));
     const defaultPort = DEFAULT_PORTS[scheme];
     if (defaultPort === undefined) {
       return finalStage(deny(`scheme ${scheme} is not allowed; only http, https, ws and wss are routable`));

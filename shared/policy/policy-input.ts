@@ -46,10 +46,14 @@ export function validateDetails(raw: unknown): RequestDetails | string {
 }
 
 /**
- * What a custom hook returned: a decision, undefined to keep the built-in one,
- * or `invalidDecision`. Reads each field once, so a getter cannot answer twice.
+ * What a custom hook (or a policy object) returned: a decision, undefined to keep
+ * the built-in one, or `invalidDecision`. Reads each field once, so a getter cannot
+ * answer twice. `source` names the decider in a default reason.
  */
-export function readCustomDecision(value: unknown): PolicyDecision | undefined | typeof invalidDecision {
+export function readCustomDecision(
+  value: unknown,
+  source = "the custom policy hook",
+): PolicyDecision | undefined | typeof invalidDecision {
   if (value === null || value === undefined) return undefined;
   if (typeof value !== "object") return invalidDecision;
   const record = value as Record<string, unknown>;
@@ -58,7 +62,7 @@ export function readCustomDecision(value: unknown): PolicyDecision | undefined |
   if (typeof allowed !== "boolean") return invalidDecision;
   if (reason !== undefined && typeof reason !== "string") return invalidDecision;
   const text = reason === undefined || reason.length === 0
-    ? `${allowed ? "allowed" : "denied"} by the custom policy hook`
+    ? `${allowed ? "allowed" : "denied"} by ${source}`
     : bounded(reason);
   return Object.freeze({ allowed, reason: text });
 }
