@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { text } from "node:stream/consumers";
 import { BwError } from "../shared/errors.js";
-import { MAX_CODE_CHARS } from "../shared/protocol.js";
+import { MAX_CODE_CHARS } from "../shared/protocol/index.js";
 
 export async function readCode(options: { code?: string | undefined; file?: string | undefined }): Promise<string> {
   if (options.code !== undefined && options.file !== undefined) {

@@ -3,7 +3,7 @@
 import { resolveConfig, type FlagInput, type ResolvedConfig } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
 import type { Envelope } from "../shared/envelope.js";
-import { SessionClose, SessionExec, SessionList, Shutdown, Status, type SessionSummary, type StatusResult } from "../shared/protocol.js";
+import { SessionClose, SessionExec, SessionList, Shutdown, Status, type SessionSummary, type StatusResult } from "../shared/protocol/index.js";
 import { connectDaemon, type DaemonConnection } from "./daemon-client.js";
 
 export interface BetterWrightOptions {

@@ -7,7 +7,7 @@ import type { DaemonSettings, ResolvedConfig } from "../shared/config.js";
 import { daemonSettingsOf } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
 import { layoutFor, type HomeLayout } from "../shared/paths.js";
-import { Hello, type DaemonIdentity } from "../shared/protocol.js";
+import { Hello, type DaemonIdentity } from "../shared/protocol/index.js";
 import type { RpcPeer } from "../shared/rpc.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import { spawnDaemon } from "./spawn.js";

@@ -7,13 +7,14 @@ import path from "node:path";
 import type { DaemonSettings } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
 import { layoutFor, type HomeLayout } from "../shared/paths.js";
-import type { DaemonIdentity, StatusResult } from "../shared/protocol.js";
+import type { DaemonIdentity, StatusResult } from "../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../shared/rpc.js";
 import { ensurePrivateDir, makePrivate, writeFileAtomic } from "../shared/secure-fs.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import { Logger } from "./log.js";
 import { registerDaemonMethods } from "./methods/daemon-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
+import { registerWorkerMethods } from "./methods/worker-methods.js";
 import { acquireProfileLock, type HeldLock } from "./profile-lock.js";
 import { SessionRegistry } from "./sessions.js";
 import { prepareSocketDir, removeStaleSocket } from "./socket-path.js";
@@ -69,6 +70,7 @@ export class Daemon {
         browserEnvDir: this.layout.browserEnvDir,
         artifactsDir: path.join(this.layout.artifactsRoot, this.layout.profile),
       },
+      this.workerRegistry(),
       (line) => this.log.write(line),
     );
     this.sessions = new SessionRegistry(this.layout, this.worker, this.now);
@@ -106,6 +108,12 @@ export class Daemon {
     });
     registerDaemonMethods(registry, this);
     registerSessionMethods(registry, this);
+    return registry;
+  }
+
+  private workerRegistry(): MethodRegistry<void> {
+    const registry = new MethodRegistry<void>();
+    registerWorkerMethods(registry, this);
     return registry;
   }
 

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { BwError, toBwError } from "../shared/errors.js";
 import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
 import { transcriptPath, type HomeLayout } from "../shared/paths.js";
-import { WorkerCloseSession, WorkerExec, type SessionSummary } from "../shared/protocol.js";
+import { WorkerCloseSession, WorkerExec, type SessionSummary } from "../shared/protocol/index.js";
 import { preview, Transcript } from "./transcript.js";
 import type { WorkerSupervisor } from "./worker-supervisor.js";
 

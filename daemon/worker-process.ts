@@ -6,13 +6,15 @@ import { createInterface } from "node:readline";
 import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { BwError } from "../shared/errors.js";
-import { WorkerInitialize, WorkerShutdown, type MethodDecl, type WorkerInit } from "../shared/protocol.js";
-import { RpcPeer } from "../shared/rpc.js";
+import { WorkerInitialize, WorkerShutdown, type MethodDecl, type WorkerInit } from "../shared/protocol/index.js";
+import { RpcPeer, type MethodRegistry } from "../shared/rpc.js";
 
 const WORKER_MAIN = fileURLToPath(new URL("./worker/main.js", import.meta.url));
 
 export interface WorkerProcessOptions {
   init: WorkerInit;
+  /** What the worker may call on the daemon. */
+  registry: MethodRegistry<void>;
   log: (line: string) => void;
   onExit: (info: { pid: number | undefined; code: number | null; signal: NodeJS.Signals | null }) => void;
 }
@@ -32,7 +34,7 @@ export class WorkerProcess {
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream) createInterface({ input: stream }).on("line", (line) => options.log(line));
     }
-    this.peer = new RpcPeer<void>(this.child.stdio[3] as Duplex, { context: undefined, log: options.log });
+    this.peer = new RpcPeer<void>(this.child.stdio[3] as Duplex, { registry: options.registry, context: undefined, log: options.log });
     this.child.on("exit", (code, signal) => {
       this.exited = true;
       this.peer.close();

@@ -12,7 +12,7 @@ import {
 } from "json-rpc-2.0";
 import { BwError, isErrorCode, RPC_ERROR_CODE, toBwError, type ErrorShape } from "./errors.js";
 import { createLineReader, encodeFrame, MAX_FRAME_BYTES } from "./framing.js";
-import type { AnyMethod, MethodDecl } from "./protocol.js";
+import type { AnyMethod, MethodDecl } from "./protocol/index.js";
 
 export type Handler<P, R, C> = (params: P, context: C) => R | Promise<R>;
 

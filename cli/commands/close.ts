@@ -3,7 +3,7 @@ import type { Argv } from "yargs";
 import { connectExisting, waitForDaemonExit } from "../../client/daemon-client.js";
 import { BwError } from "../../shared/errors.js";
 import { layoutFor } from "../../shared/paths.js";
-import { SessionClose, Shutdown } from "../../shared/protocol.js";
+import { SessionClose, Shutdown } from "../../shared/protocol/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson } from "../output.js";

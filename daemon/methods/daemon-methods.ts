@@ -1,7 +1,7 @@
 // daemon.hello / daemon.status / daemon.shutdown.
 import type { DaemonSettings } from "../../shared/config.js";
 import { BwError } from "../../shared/errors.js";
-import { Hello, Shutdown, Status } from "../../shared/protocol.js";
+import { Hello, Shutdown, Status } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../../shared/version.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";

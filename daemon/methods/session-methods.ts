@@ -1,5 +1,5 @@
 // session.exec / session.list / session.close.
-import { SessionClose, SessionExec, SessionList } from "../../shared/protocol.js";
+import { SessionClose, SessionExec, SessionList } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
 

@@ -7,7 +7,8 @@ import type { BrowserContext } from "playwright-core";
 import { discoverBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import { BwError } from "../../shared/errors.js";
 import type { WorkerOutcome } from "../../shared/envelope.js";
-import type { WorkerInit } from "../../shared/protocol.js";
+import type { WorkerInit } from "../../shared/protocol/index.js";
+import type { ScopeFunction } from "./sandbox/scope-functions.js";
 import { WorkerSession } from "./session.js";
 
 // Features Playwright disables plus the WebUI omnibox ones; one merged flag, since a second replaces the first.
@@ -27,7 +28,11 @@ export class BrowserHost {
   /** Sessions whose pages were lost since their last call. */
   private readonly resetSessions = new Set<string>();
 
-  constructor(private readonly init: WorkerInit, private readonly log: (line: string) => void) {}
+  constructor(
+    private readonly init: WorkerInit,
+    private readonly log: (line: string) => void,
+    private readonly scopeFunctions: readonly ScopeFunction[] = [],
+  ) {}
 
   private async launch(): Promise<BrowserContext> {
     const found = discoverBrowser({ explicit: this.init.browser, headless: this.init.headless });
@@ -77,14 +82,14 @@ export class BrowserHost {
   session(name: string): WorkerSession {
     let session = this.sessions.get(name);
     if (!session) {
-      session = new WorkerSession(name, () => this.context());
+      session = new WorkerSession(name, () => this.context(), this.scopeFunctions);
       this.sessions.set(name, session);
     }
     return session;
   }
 
-  async exec(name: string, code: string, budgetMs: number): Promise<WorkerOutcome> {
-    const outcome = await this.session(name).exec(code, budgetMs);
+  async exec(name: string, code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
+    const outcome = await this.session(name).exec(code, budgetMs, runId);
     if (this.resetSessions.delete(name)) {
       outcome.warnings.push({ code: "SESSION_RESET", message: "the browser restarted since this session's last call; its pages were lost" });
     }

@@ -2,9 +2,10 @@
 // private pipe, JSON-RPC both ways); stdout and stderr go to the daemon's log.
 import net from "node:net";
 import { BwError } from "../../shared/errors.js";
-import { WorkerCloseSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerShutdown, type WorkerInit } from "../../shared/protocol.js";
+import { WorkerCloseSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerShutdown, type WorkerInit } from "../../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../../shared/rpc.js";
 import { BrowserHost } from "./browser-host.js";
+import { scopeFunctions } from "./services.js";
 
 function log(line: string): void {
   process.stderr.write(`${new Date().toISOString()} worker[${process.pid}] ${line}\n`);
@@ -16,20 +17,23 @@ function main(): void {
     if (!host) throw new BwError("INTERNAL_ERROR", "worker.init has not been called");
     return host;
   };
-  let peer: RpcPeer<void> | undefined;
+  let peer!: RpcPeer<void>;
   const shutdown = async () => {
     await host?.shutdown().catch((error: Error) => log(`shutdown: ${error.message}`));
-    peer?.close();
+    peer.close();
     process.exitCode = 0;
     setImmediate(() => process.exit(0));
   };
 
   const registry = new MethodRegistry<void>()
     .define(WorkerInitialize, (params) => {
-      if (!host) host = new BrowserHost(params as WorkerInit, log);
+      if (!host) {
+        const init = params as WorkerInit;
+        host = new BrowserHost(init, log, scopeFunctions({ daemon: peer, init, log }));
+      }
       return { ok: true as const };
     })
-    .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs))
+    .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId))
     .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session) }))
     .define(WorkerPing, () => ({ now: Date.now(), browser: { running: host?.running ?? false } }))
     .define(WorkerShutdown, () => {

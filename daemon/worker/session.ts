@@ -4,10 +4,11 @@
 import { randomUUID } from "node:crypto";
 import type { BrowserContext, Page } from "playwright-core";
 import { BwError, toBwError } from "../../shared/errors.js";
-import type { ConsoleEntry, PageInfo, WorkerOutcome } from "../../shared/envelope.js";
+import type { ArtifactInfo, ConsoleEntry, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
 import { clampTimeouts, decodeArgs, toWireResult } from "./sandbox/args.js";
 import { SnippetContext } from "./sandbox/context.js";
 import { isAllowed, type FacadeTarget } from "./sandbox/facade-spec.js";
+import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
 
 export const MAX_PAGES_PER_SESSION = 20;
 const MAX_CONSOLE_ENTRIES = 200;
@@ -18,9 +19,12 @@ const TITLE_WAIT_MS = 500;
 
 interface Run {
   token: string;
+  runId: string;
   deadline: number;
   over: boolean;
   console: ConsoleEntry[];
+  artifacts: ArtifactInfo[];
+  warnings: Warning[];
   timers: Map<number, NodeJS.Timeout>;
   done: (outcome: { ok: boolean; value?: unknown; error?: { name: string; message: string } }) => void;
 }
@@ -35,25 +39,35 @@ export class WorkerSession {
   private readonly sandbox: SnippetContext;
   private closed = false;
 
-  constructor(readonly name: string, private readonly getContext: () => Promise<BrowserContext>, private readonly now: () => number = Date.now) {
+  private readonly scopeFunctions = new Map<string, ScopeFunction>();
+
+  constructor(
+    readonly name: string,
+    private readonly getContext: () => Promise<BrowserContext>,
+    scopeFunctions: readonly ScopeFunction[] = [],
+    private readonly now: () => number = Date.now,
+  ) {
+    for (const fn of scopeFunctions) this.scopeFunctions.set(fn.name, fn);
     this.sandbox = new SnippetContext(name, {
       sync: (m) => this.handleSync(m),
       async: (m) => this.handleAsync(m),
-    });
+    }, scopeNames(scopeFunctions));
   }
 
-  async exec(code: string, budgetMs: number): Promise<WorkerOutcome> {
-    const outcome = await this.execInner(code, budgetMs);
+  async exec(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
+    const outcome = await this.execInner(code, budgetMs, runId);
     outcome.pages = await this.pageInfosWithTitles();
     return outcome;
   }
 
-  private async execInner(code: string, budgetMs: number): Promise<WorkerOutcome> {
+  private async execInner(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
     const deadline = this.now() + budgetMs;
     await Promise.race([this.settled, new Promise((r) => setTimeout(r, Math.max(0, deadline - this.now())))]);
     const consoleEntries: ConsoleEntry[] = [];
+    const artifacts: ArtifactInfo[] = [];
+    const warnings: Warning[] = [];
     const finish = (outcome: Partial<WorkerOutcome> & { ok: boolean }): WorkerOutcome => ({
-      console: consoleEntries, pages: this.pageInfos(), artifacts: [], warnings: [], ...outcome,
+      console: consoleEntries, pages: this.pageInfos(), artifacts, warnings, ...outcome,
     });
     if (this.now() >= deadline) {
       return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", "the budget ran out while the previous run of this session settled").toJSON() });
@@ -72,7 +86,7 @@ export class WorkerSession {
 
     let resolveDone!: Run["done"];
     const done = new Promise<Parameters<Run["done"]>[0]>((resolve) => (resolveDone = resolve));
-    const run: Run = { token: randomUUID(), deadline, over: false, console: consoleEntries, timers: new Map(), done: resolveDone };
+    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, timers: new Map(), done: resolveDone };
     this.run = run;
     this.settled = done.then(() => undefined);
     this.sandbox.run(compiled, run.token);
@@ -146,6 +160,8 @@ export class WorkerSession {
         run.timers.delete(id);
         return null;
       }
+      case "scope":
+        return this.callScope(run, m, "sync");
       case "callSync": {
         const page = this.page(m.pageId);
         const method = String(m.method);
@@ -162,6 +178,8 @@ export class WorkerSession {
     switch (m.op) {
       case "call":
         return this.call(run, m);
+      case "scope":
+        return this.callScope(run, m, "async");
       case "openPage": {
         const id = await this.newPage();
         if (typeof m.url === "string" && m.url !== "") await this.page(id).goto(m.url, { timeout: this.remaining(run) });
@@ -199,6 +217,24 @@ export class WorkerSession {
     const result = await fn.apply(receiver, args);
     this.liveRun(m.token);
     return toWireResult(result);
+  }
+
+  private callScope(run: Run, m: Record<string, unknown>, kind: "sync" | "async"): unknown {
+    const fn = this.scopeFunctions.get(String(m.name));
+    if (!fn || fn.kind !== kind) throw new BwError("INVALID_ARGUMENT", `${String(m.name)} is not available to snippets`);
+    return fn.call(this.runContext(run), decodeArgs(m.args));
+  }
+
+  private runContext(run: Run): RunContext {
+    return {
+      session: this.name,
+      runId: run.runId,
+      activePage: () => this.page(this.activePageId()),
+      remainingMs: () => this.remaining(run),
+      addArtifact: (artifact) => { run.artifacts.push(artifact); },
+      addWarning: (warning) => { run.warnings.push(warning); },
+      assertLive: () => { this.liveRun(run.token); },
+    };
   }
 
   private buildLocator(page: Page, chain: unknown): unknown {

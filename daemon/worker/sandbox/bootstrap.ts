@@ -146,6 +146,23 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
       con[type] = (...args: unknown[]) => { callSync({ op: "console", token, type, text: format(args) }); };
     }
     scope.console = freeze(con);
+    // Service globals (credentials.fill, screenshot…), generated from their names.
+    const groups = create(null);
+    for (const kind of ["async", "sync"]) {
+      for (const name of spec.scope[kind] as string[]) {
+        const dot = name.indexOf(".");
+        const fn = kind === "async"
+          ? (...args: unknown[]) => callAsync({ op: "scope", token, name, args: encodeArgs(args) })
+          : (...args: unknown[]) => callSync({ op: "scope", token, name, args: encodeArgs(args) });
+        if (dot === -1) scope[name] = fn;
+        else {
+          const group = name.slice(0, dot);
+          groups[group] ??= create(null);
+          groups[group][name.slice(dot + 1)] = fn;
+        }
+      }
+    }
+    for (const group of Object.keys(groups)) scope[group] = freeze(groups[group]);
     scope.setTimeout = (fn: unknown, ms?: number, ...args: unknown[]) => {
       if (typeof fn !== "function") throw makeError({ name: "TypeError", message: "setTimeout needs a function" });
       const id = callSync({ op: "setTimeout", token, ms: Number(ms) || 0 }) as number;

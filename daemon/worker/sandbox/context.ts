@@ -39,7 +39,7 @@ export class SnippetContext {
   private readonly context: vm.Context;
   private readonly api: ContextApi;
 
-  constructor(name: string, host: SandboxHost) {
+  constructor(name: string, host: SandboxHost, scope: { async: string[]; sync: string[] } = { async: [], sync: [] }) {
     this.context = vm.createContext(Object.create(null), {
       name: `betterwright session ${name}`,
       codeGeneration: { strings: false, wasm: false },
@@ -67,7 +67,7 @@ export class SnippetContext {
     };
     const install = new vm.Script(`(${sandboxBootstrap.toString()})`, { filename: "betterwright-sandbox.js" });
     const bootstrap = install.runInContext(this.context) as typeof sandboxBootstrap;
-    this.api = bootstrap(hostSync, hostAsync, JSON.stringify(FACADE_SPEC));
+    this.api = bootstrap(hostSync, hostAsync, JSON.stringify({ ...FACADE_SPEC, scope }));
   }
 
   compile(code: string, filename: string): CompiledSnippet {

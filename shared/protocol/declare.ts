@@ -1,0 +1,33 @@
+// How a method is declared: its name, a validator for its params and (as a
+// phantom type) its result. Each domain declares its methods in its own file
+// of this folder; nothing else spells a method name.
+import { BwError } from "../errors.js";
+import { nameProblem } from "../names.js";
+import { custom, num, str, type Validator } from "../validate.js";
+
+export interface MethodDecl<P, R> {
+  readonly name: string;
+  readonly params: Validator<P>;
+  /** Phantom: carries the result type for typed calls. */
+  readonly result?: R;
+}
+
+export function declare<R>() {
+  return <P>(name: string, params: Validator<P>): MethodDecl<P, R> => ({ name, params });
+}
+
+export type AnyMethod = MethodDecl<any, any>;
+export type ParamsOf<M> = M extends MethodDecl<infer P, unknown> ? P : never;
+export type ResultOf<M> = M extends MethodDecl<unknown, infer R> ? R : never;
+
+export const MAX_CODE_CHARS = 1_000_000;
+export const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+export const nameParam = (kind: "session" | "profile") =>
+  custom((value, path) => {
+    const problem = nameProblem(value, kind);
+    if (problem !== undefined) throw new BwError("INVALID_ARGUMENT", `${path}: ${problem}`);
+    return value as string;
+  });
+export const runIdParam = str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
+export const timeoutMsParam = num({ min: 1, max: MAX_TIMEOUT_MS, integer: true });

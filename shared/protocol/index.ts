@@ -1,0 +1,7 @@
+// Every RPC method, declared once, by domain. The daemon's socket, the
+// daemon→worker pipe and the worker→daemon pipe each build their own
+// registry from these declarations.
+export * from "./declare.js";
+export * from "./daemon.js";
+export * from "./session.js";
+export * from "./worker.js";

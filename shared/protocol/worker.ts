@@ -1,0 +1,29 @@
+// daemon → worker: the browser side of sessions.
+import type { WorkerOutcome } from "../envelope.js";
+import { bool, custom, obj, optional, str } from "../validate.js";
+import { declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
+
+export interface WorkerInit {
+  browser: string | null;
+  headless: boolean;
+  profileDir: string;
+  browserEnvDir: string;
+  artifactsDir: string;
+}
+
+export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
+  browser: custom((v, p) => (v === null ? null : str()(v, p))),
+  headless: bool(),
+  profileDir: str(),
+  browserEnvDir: str(),
+  artifactsDir: str(),
+}));
+export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
+  session: nameParam("session"),
+  code: str({ max: MAX_CODE_CHARS }),
+  runId: runIdParam,
+  budgetMs: timeoutMsParam,
+}));
+export const WorkerCloseSession = declare<{ closed: boolean }>()("worker.closeSession", obj({ session: nameParam("session") }));
+export const WorkerPing = declare<{ now: number; browser: { running: boolean } }>()("worker.ping", optional(obj({})));
+export const WorkerShutdown = declare<{ ok: true }>()("worker.shutdown", optional(obj({})));
