@@ -1,6 +1,7 @@
 // Flags every command takes, and their mapping onto the config module's input.
 import type { Argv } from "yargs";
 import type { FlagInput } from "../shared/config.js";
+import { applyOptions, type OptionSpec } from "./options.js";
 
 export interface GlobalArgs {
   profile?: string;
@@ -15,20 +16,26 @@ export interface GlobalArgs {
   "block-host"?: string[];
 }
 
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+  { name: "profile", type: "string", describe: "Browser identity: its own daemon, cookie jar and transcripts (env BETTERWRIGHT_PROFILE)" },
+  { name: "home", type: "string", describe: "State folder (env BETTERWRIGHT_HOME, default ~/.betterwright)" },
+  { name: "daemon", type: "boolean", describe: "Use the profile's daemon; --no-daemon runs a one-shot private browser in this process" },
+  { name: "headed", type: "boolean", describe: "Show the browser window (env BETTERWRIGHT_HEADED)" },
+  { name: "browser", type: "string", describe: "Chromium executable (env BETTERWRIGHT_BROWSER)" },
+  { name: "json", type: "boolean", describe: "Machine-readable output, errors included" },
+];
+
+export const POLICY_OPTIONS: readonly OptionSpec[] = [
+  { name: "block-private-network", type: "boolean", describe: "Policy: deny RFC 1918, link-local and *.internal/*.local hosts" },
+  { name: "block-loopback", type: "boolean", describe: "Policy: deny 127.0.0.0/8 and localhost (implies --block-private-network)" },
+  { name: "allow-host", type: "array", describe: "Policy: allow HOST[:PORT] (and its subdomains)" },
+  { name: "block-host", type: "array", describe: "Policy: deny HOST (and its subdomains)" },
+];
+
 export function withGlobalOptions<T>(argv: Argv<T>): Argv<T & GlobalArgs> {
-  return argv
-    .option("profile", { type: "string", describe: "Browser identity: its own daemon, cookie jar and transcripts (env BETTERWRIGHT_PROFILE)", global: true })
-    .option("home", { type: "string", describe: "State folder (env BETTERWRIGHT_HOME, default ~/.betterwright)", global: true })
-    .option("daemon", { type: "boolean", describe: "Use the profile's daemon; --no-daemon runs a one-shot private browser", global: true })
-    .option("headed", { type: "boolean", describe: "Show the browser window (env BETTERWRIGHT_HEADED)", global: true })
-    .option("browser", { type: "string", describe: "Chromium executable (env BETTERWRIGHT_BROWSER)", global: true })
-    .option("json", { type: "boolean", describe: "Machine-readable output, errors included", global: true })
-    .option("block-private-network", { type: "boolean", describe: "Policy: deny RFC 1918, link-local and *.internal/*.local hosts", global: true })
-    .option("block-loopback", { type: "boolean", describe: "Policy: deny 127.0.0.0/8 and localhost (implies --block-private-network)", global: true })
-    .option("allow-host", { type: "string", array: true, describe: "Policy: allow HOST[:PORT] (and its subdomains)", global: true })
-    .option("block-host", { type: "string", array: true, describe: "Policy: deny HOST (and its subdomains)", global: true })
-    .group(["profile", "home", "daemon", "headed", "browser", "json"], "Global options:")
-    .group(["block-private-network", "block-loopback", "allow-host", "block-host"], "Policy options:") as Argv<T & GlobalArgs>;
+  return applyOptions(applyOptions(argv, GLOBAL_OPTIONS, true), POLICY_OPTIONS, true)
+    .group(GLOBAL_OPTIONS.map((o) => o.name), "Global options:")
+    .group(POLICY_OPTIONS.map((o) => o.name), "Policy options:") as Argv<T & GlobalArgs>;
 }
 
 export function flagsFrom(args: GlobalArgs & { session?: string; timeout?: number }): FlagInput {

@@ -1,54 +1,55 @@
 #!/usr/bin/env node
 // The betterwright command. Each command maps its flags to one client call
-// and renders the result; stdout carries results only.
-import yargs from "yargs";
-import { hideBin } from "yargs/helpers";
-import { closeCommand } from "./commands/close.js";
-import { execCommand } from "./commands/exec.js";
-import { sessionsCommand } from "./commands/sessions.js";
+// and renders the result; stdout carries results only. The warm path (exec,
+// run, repl with ordinary flags) parses with node:util and never loads yargs;
+// everything else, --help included, goes through cli/yargs-cli.ts, where
+// commands are registered.
+import { EXEC_OPTIONS, execCommand } from "./commands/exec.js";
+import { REPL_OPTIONS, replCommand } from "./commands/repl.js";
 import { CliContext } from "./context.js";
-import { withGlobalOptions } from "./global-options.js";
-import { EXIT, printJson } from "./output.js";
+import { GLOBAL_OPTIONS, POLICY_OPTIONS } from "./global-options.js";
+import { parseFast, type OptionSpec } from "./options.js";
+import { EXIT } from "./output.js";
 
-class UsageError extends Error {}
+const SHARED = [...GLOBAL_OPTIONS, ...POLICY_OPTIONS];
+const VALUE_FLAGS = new Set(SHARED.filter((o) => o.type !== "boolean").flatMap((o) => [`--${o.name}`, ...(o.alias ? [`-${o.alias}`] : [])]));
+
+/** The command word and the words around it, skipping global flags (and their values) before it. */
+function splitCommand(argv: string[]): { command: string; rest: string[] } | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!word.startsWith("-")) return { command: word, rest: [...argv.slice(0, i), ...argv.slice(i + 1)] };
+    if (VALUE_FLAGS.has(word)) i++;
+  }
+  return undefined;
+}
+
+function fastPath(ctx: CliContext, argv: string[]): Promise<void> | undefined {
+  const split = splitCommand(argv);
+  if (!split) return undefined;
+  const routes: Record<string, { options: readonly OptionSpec[]; positional?: string; handler: (args: never) => Promise<void> }> = {
+    exec: { options: EXEC_OPTIONS, positional: "file", handler: execCommand(ctx).handler },
+    run: { options: EXEC_OPTIONS, positional: "file", handler: execCommand(ctx).handler },
+    repl: { options: REPL_OPTIONS, handler: replCommand(ctx).handler },
+  };
+  const route = routes[split.command];
+  if (!route) return undefined;
+  const args = parseFast(split.rest, [...SHARED, ...route.options], route.positional);
+  return args ? route.handler(args as never) : undefined;
+}
 
 async function main(argv: string[]): Promise<number> {
   const ctx = new CliContext(process.env);
-  const wantsJson = argv.includes("--json");
-  let usageError: string | undefined;
-  const parser = withGlobalOptions(yargs(argv))
-    .scriptName("betterwright")
-    .usage("$0 <command> [options]\n\nA persistent, policy-guarded Chromium for agents and scripts.")
-    .command(execCommand(ctx))
-    .command(sessionsCommand(ctx))
-    .command(closeCommand(ctx))
-    .demandCommand(1, "name a command")
-    .strict()
-    .help()
-    .alias("help", "h")
-    .version(false)
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
-    .exitProcess(false)
-    .fail((message, error) => {
-      // Throwing stops yargs before any handler runs.
-      throw new UsageError(message || error?.message || "usage error");
-    });
-  try {
-    await parser.parseAsync();
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    usageError = error.message;
+  const fast = fastPath(ctx, argv);
+  if (fast) {
+    await fast;
+    return ctx.exitCode;
   }
-  await ctx.settled();
-  if (usageError !== undefined) {
-    if (wantsJson) printJson({ ok: false, error: { code: "INVALID_ARGUMENT", message: usageError, retryable: false } });
-    else process.stderr.write(`betterwright: ${usageError}\nRun 'betterwright --help' for usage.\n`);
-    return EXIT.usage;
-  }
-  return ctx.exitCode;
+  const { runYargs } = await import("./yargs-cli.js");
+  return runYargs(ctx, argv);
 }
 
-main(hideBin(process.argv)).then(
+main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

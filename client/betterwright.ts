@@ -1,24 +1,41 @@
 // The library API: one object per (home, profile), one daemon connection
 // shared by every call, opened on first use.
+import { randomUUID } from "node:crypto";
 import { resolveConfig, type FlagInput, type ResolvedConfig } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
 import type { Envelope } from "../shared/envelope.js";
-import { SessionClose, SessionExec, SessionList, Shutdown, Status, type SessionSummary, type StatusResult } from "../shared/protocol/index.js";
+import { ArtifactsList, ArtifactsPrune, type ArtifactListing, type PruneResult } from "../shared/protocol/index.js";
+import { PolicyCheck, RunAttach, RunCancel, SessionClose, SessionExec, SessionList, Shutdown, Status, type PolicyCheckResult, type PolicyOverrides, type SessionSummary, type StatusResult } from "../shared/protocol/index.js";
 import { connectDaemon, type DaemonConnection } from "./daemon-client.js";
+import { connectInProcess, type InProcessConnection } from "./in-process.js";
+import { applyPolicyOption, type PolicyOption } from "./policy-option.js";
+import { vaultApi, type VaultApi } from "./vault-api.js";
 
 export interface BetterWrightOptions {
   profile?: string;
   home?: string;
   browser?: string;
   headless?: boolean;
+  /** false: run the host in this process with a one-shot private browser instead of the profile's daemon. */
+  daemon?: boolean;
   /** Defaults to process.env; pass {} to ignore the environment. */
   env?: NodeJS.ProcessEnv;
+  /** The network policy (a NetworkPolicy or its options); part of the daemon's settings. */
+  policy?: PolicyOption;
 }
 
 export interface RunOptions {
   session?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Accept downloads the session's pages start during this run; without it every download is cancelled. */
+  approveDownloads?: boolean;
+}
+
+/** Which artifacts: this profile's (default), one session of it, or every profile's (`all`). */
+export interface ArtifactScope {
+  session?: string;
+  all?: boolean;
 }
 
 export class BetterWright {
@@ -33,7 +50,9 @@ export class BetterWright {
     if (options.profile !== undefined) flags.profile = options.profile;
     if (options.browser !== undefined) flags.browser = options.browser;
     if (options.headless === false) flags.headed = true;
+    if (options.daemon === false) flags.noDaemon = true;
     this.config = resolveConfig({ flags, env: this.env });
+    if (options.policy !== undefined) applyPolicyOption(this.config, options.policy);
   }
 
   /** For front ends (the CLI) that have already resolved their configuration. */
@@ -49,7 +68,9 @@ export class BetterWright {
 
   private connect(): Promise<DaemonConnection> {
     if (!this.connection) {
-      const pending = connectDaemon(this.config, this.env);
+      const pending: Promise<DaemonConnection> = this.config.settings.noDaemon
+        ? connectInProcess(this.config)
+        : connectDaemon(this.config, this.env);
       this.connection = pending;
       pending.then(
         (c) => c.peer.onClose(() => { if (this.connection === pending) this.connection = undefined; }),
@@ -62,12 +83,59 @@ export class BetterWright {
   async run(code: string, options: RunOptions = {}): Promise<Envelope> {
     if (typeof code !== "string") throw new BwError("INVALID_ARGUMENT", "code must be a string");
     options.signal?.throwIfAborted();
+    const runId = randomUUID();
     const { peer } = await this.connect();
-    return peer.call(SessionExec, {
-      session: options.session ?? this.config.settings.session,
-      code,
-      timeoutMs: options.timeoutMs ?? this.config.settings.timeoutMs,
+    const onAbort = () => void peer.call(RunCancel, { runId }).catch(() => {});
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await peer.call(SessionExec, {
+        session: options.session ?? this.config.settings.session,
+        code,
+        timeoutMs: options.timeoutMs ?? this.config.settings.timeoutMs,
+        runId,
+        ...(options.approveDownloads ? { approveDownloads: true } : {}),
+      });
+    } catch (error) {
+      // The connection dropped but the run goes on in the daemon: reattach for its envelope.
+      if (!(error instanceof BwError) || error.code !== "DAEMON_UNAVAILABLE") throw error;
+      return this.attach(runId);
+    } finally {
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** The envelope of a run started earlier (kept 60 s after it finished). */
+  async attach(runId: string): Promise<Envelope> {
+    const { peer } = await this.connect();
+    return peer.call(RunAttach, { runId });
+  }
+
+  /** The daemon's policy decision for a URL (and with `resolve`, for every address its host resolves to); never starts a browser. */
+  async checkUrl(url: string, options: { resolve?: boolean; policy?: PolicyOverrides } = {}): Promise<PolicyCheckResult> {
+    if (typeof url !== "string" || url.length === 0) throw new BwError("INVALID_ARGUMENT", "url must be a non-empty string");
+    const { peer } = await this.connect();
+    return peer.call(PolicyCheck, {
+      url,
+      ...(options.resolve === undefined ? {} : { resolve: options.resolve }),
+      ...(options.policy === undefined ? {} : { policy: options.policy }),
     });
+  }
+
+  /** The owner's vault (list, add, update, remove, show, audit); never starts a browser. */
+  get vault(): VaultApi {
+    return vaultApi(async (decl, params) => (await this.connect()).peer.call(decl, params));
+  }
+
+  /** The artifact store: files with sizes, totals, caps in force (and a session's download history); never starts a browser. */
+  async artifacts(scope: ArtifactScope = {}): Promise<ArtifactListing> {
+    const { peer } = await this.connect();
+    return peer.call(ArtifactsList, scope);
+  }
+
+  /** Removes artifacts in scope, except those a run in flight or a result of the last 60 s refers to. */
+  async pruneArtifacts(scope: ArtifactScope = {}): Promise<PruneResult> {
+    const { peer } = await this.connect();
+    return peer.call(ArtifactsPrune, scope);
   }
 
   async sessions(): Promise<SessionSummary[]> {
@@ -92,6 +160,10 @@ export class BetterWright {
     if (!pending) return;
     const connection = await pending.catch(() => undefined);
     if (!connection) return;
+    if ("stop" in connection) {
+      await (connection as InProcessConnection).stop();
+      return;
+    }
     if (options.stopDaemon) await connection.peer.call(Shutdown, {}).catch(() => {});
     connection.peer.close();
   }

@@ -3,6 +3,7 @@
 // differs is replaced, inheriting what the caller left unstated.
 import { readdirSync } from "node:fs";
 import { DEFAULT_PROFILE, nameProblem } from "../shared/names.js";
+import type { DaemonBootstrap } from "../shared/bootstrap.js";
 import type { DaemonSettings, ResolvedConfig } from "../shared/config.js";
 import { daemonSettingsOf } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
@@ -15,6 +16,10 @@ import { connectSocket } from "./transport.js";
 
 const CONNECT_RETRY_MS = 50;
 const WAIT_FOR_DAEMON_MS = 15_000;
+/** Past the profile lock's stale time (10 s), so a killed daemon's lock is taken over. */
+const LOCK_TAKEOVER_MS = 13_000;
+/** How long a spawn that found the lock held waits for the holder's socket before spawning again. */
+const EXISTS_CONNECT_MS = 1_000;
 
 export interface DaemonConnection {
   peer: RpcPeer<void>;
@@ -44,6 +49,26 @@ async function connectWithin(socketPath: string, ms: number): Promise<RpcPeer<vo
   return undefined;
 }
 
+/**
+ * Spawns a daemon and connects to whichever daemon serves the profile. A spawn
+ * that finds the profile lock held ("exists") either lost a race (the winner
+ * binds within moments) or met the lock of a killed daemon, which is taken over
+ * once stale (10 s after its last refresh): keep spawning until one serves.
+ */
+async function startAndConnect(layout: HomeLayout, bootstrap: DaemonBootstrap, env: NodeJS.ProcessEnv): Promise<RpcPeer<void>> {
+  const until = Date.now() + LOCK_TAKEOVER_MS;
+  for (;;) {
+    const readiness = await spawnDaemon(layout, bootstrap, env);
+    if (readiness.status === "error") throw BwError.from(readiness.error);
+    const peer = await connectWithin(layout.socketPath, readiness.status === "ready" ? WAIT_FOR_DAEMON_MS : EXISTS_CONNECT_MS);
+    if (peer) return peer;
+    if (readiness.status === "ready") throw new BwError("DAEMON_UNAVAILABLE", `the daemon for profile ${layout.profile} did not open ${layout.socketPath}; see ${layout.logPath}`);
+    if (Date.now() >= until) {
+      throw new BwError("DAEMON_UNAVAILABLE", `the profile ${layout.profile} is locked by a process that serves no socket (a --no-daemon run?); see ${layout.logPath}`);
+    }
+  }
+}
+
 export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessEnv): Promise<DaemonConnection> {
   const { settings, explicit } = config;
   const layout = layoutFor(settings.home, settings.profile);
@@ -51,10 +76,7 @@ export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessE
   for (let attempt = 0; attempt < 3; attempt++) {
     let peer = await tryConnect(layout.socketPath);
     if (!peer) {
-      const readiness = await spawnDaemon(layout, { home: layout.home, profile: layout.profile, settings: spawnSettings, defaultTimeoutMs: settings.timeoutMs }, env);
-      if (readiness.status === "error") throw BwError.from(readiness.error);
-      peer = await connectWithin(layout.socketPath, WAIT_FOR_DAEMON_MS);
-      if (!peer) throw new BwError("DAEMON_UNAVAILABLE", `the daemon for profile ${layout.profile} did not open ${layout.socketPath}; see ${layout.logPath}`);
+      peer = await startAndConnect(layout, { home: layout.home, profile: layout.profile, settings: spawnSettings, defaultTimeoutMs: settings.timeoutMs }, env);
     }
     let hello;
     try {

@@ -2,3 +2,11 @@
 export { BetterWright, type BetterWrightOptions, type RunOptions } from "./betterwright.js";
 export { BwError, ERROR_CODES, type ErrorCode } from "../shared/errors.js";
 export type { Envelope, PageInfo, ConsoleEntry, ArtifactInfo, Warning } from "../shared/envelope.js";
+export { NetworkPolicy } from "../shared/policy/index.js";
+export type { CustomHook, NetworkPolicyOptions, PolicyDecision, RequestDetails } from "../shared/policy/index.js";
+export type { PolicyCheckResult, AddressDecision } from "../shared/protocol/index.js";
+export type { VaultApi, VaultAddInput, VaultUpdateInput } from "./vault-api.js";
+export type { VaultAuditRecord, VaultEntryInfo, VaultEntrySecret } from "../shared/protocol/index.js";
+export type { ArtifactScope } from "./betterwright.js";
+export type { ArtifactListing, ArtifactEntry, PruneResult } from "../shared/protocol/index.js";
+export type { DownloadOutcome } from "../shared/envelope.js";

@@ -1,22 +1,29 @@
 // The per-profile daemon: takes the profile lock, binds the socket (0600),
 // writes its info file, serves clients, reaps idle sessions, and exits when
 // it has had no session for a while. It never exits because of a bad request.
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { Duplex, PassThrough } from "node:stream";
 import net from "node:net";
 import path from "node:path";
-import type { DaemonSettings } from "../shared/config.js";
+import { ARTIFACT_DEFAULTS, type DaemonSettings } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
 import { layoutFor, type HomeLayout } from "../shared/paths.js";
 import type { DaemonIdentity, StatusResult } from "../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../shared/rpc.js";
 import { ensurePrivateDir, makePrivate, writeFileAtomic } from "../shared/secure-fs.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
+import { ArtifactService } from "./artifacts/artifact-service.js";
+import { GuardService } from "./guard/guard-service.js";
 import { Logger } from "./log.js";
+import { registerArtifactMethods } from "./methods/artifact-methods.js";
+import { registerGuardMethods } from "./methods/guard-methods.js";
 import { registerDaemonMethods } from "./methods/daemon-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
+import { registerVaultMethods } from "./methods/vault-methods.js";
 import { registerWorkerMethods } from "./methods/worker-methods.js";
 import { acquireProfileLock, type HeldLock } from "./profile-lock.js";
 import { SessionRegistry } from "./sessions.js";
+import { VaultService } from "./vault/service.js";
 import { prepareSocketDir, removeStaleSocket } from "./socket-path.js";
 import { WorkerSupervisor } from "./worker-supervisor.js";
 
@@ -30,6 +37,12 @@ export interface DaemonOptions {
   settings: DaemonSettings;
   defaultTimeoutMs: number;
   now?: () => number;
+  /**
+   * false: the in-process host (`--no-daemon`, library `daemon: false`): no
+   * socket, no idle exit, and an ephemeral profile under browser/runtime/
+   * when the profile is locked by a running daemon.
+   */
+  serve?: boolean;
 }
 
 /** Time allowed for draining in-flight runs at shutdown; the entry point enforces a hard deadline past it. */
@@ -40,6 +53,12 @@ export class Daemon {
   readonly layout: HomeLayout;
   readonly sessions: SessionRegistry;
   readonly log: Logger;
+  /** The profile's NetworkPolicy: answers the worker's guard.check and clients' policy.check. */
+  readonly guard: GuardService;
+  /** The artifact quota service (shared store under artifacts/, cross-process lock). */
+  readonly artifacts: ArtifactService;
+  /** The vault shared by every profile's daemon, and the redactor every run's output and log line passes. */
+  readonly vault: VaultService;
   readonly defaultTimeoutMs: number;
   private readonly worker: WorkerSupervisor;
   private readonly now: () => number;
@@ -48,6 +67,8 @@ export class Daemon {
   private lock: HeldLock | undefined;
   private readonly peers = new Set<RpcPeer<ConnectionContext>>();
   private reaper: NodeJS.Timeout | undefined;
+  private readonly serving: boolean;
+  private ephemeralDir: string | undefined;
   private emptySince: number;
   private stopping: Promise<void> | undefined;
   private stopReason: string | undefined;
@@ -61,19 +82,35 @@ export class Daemon {
     this.defaultTimeoutMs = options.defaultTimeoutMs;
     this.layout = layoutFor(options.home, options.profile);
     ensurePrivateDir(this.layout.home);
-    this.log = new Logger(this.layout.logPath);
+    this.serving = options.serve !== false;
+    this.log = new Logger(this.serving ? this.layout.logPath : path.join(this.layout.home, `inprocess-${process.pid}.log`));
+    this.vault = new VaultService({ home: this.layout.home, now: this.now });
+    this.log.setRedaction(this.vault.filterLogLine);
+    this.guard = new GuardService(options.settings.policy, { log: (line) => this.log.write(line) });
+    this.artifacts = new ArtifactService({
+      artifactsRoot: this.layout.artifactsRoot,
+      profile: this.layout.profile,
+      caps: options.settings.artifacts ?? ARTIFACT_DEFAULTS,
+      log: (line) => this.log.write(line),
+      now: this.now,
+    });
     this.worker = new WorkerSupervisor(
-      {
+      () => ({
         browser: options.settings.browser,
         headless: options.settings.headless,
-        profileDir: this.layout.profileDir,
-        browserEnvDir: this.layout.browserEnvDir,
+        profileDir: this.profileDir,
+        browserEnvDir: this.ephemeralDir ? path.join(this.ephemeralDir, "env") : this.layout.browserEnvDir,
         artifactsDir: path.join(this.layout.artifactsRoot, this.layout.profile),
-      },
+      }),
       this.workerRegistry(),
       (line) => this.log.write(line),
     );
-    this.sessions = new SessionRegistry(this.layout, this.worker, this.now);
+    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(envelope, outcome), this.vault.filterOutput);
+  }
+
+  /** The Chromium profile in use: the profile's own, or an ephemeral one when it was locked. */
+  get profileDir(): string {
+    return this.ephemeralDir ? path.join(this.ephemeralDir, "profile") : this.layout.profileDir;
   }
 
   /** Resolves true when this daemon serves, false when another daemon already holds the profile. */
@@ -84,6 +121,16 @@ export class Daemon {
       this.log.write(`profile lock compromised: ${error.message}; shutting down`);
       this.requestStop("profile lock compromised");
     });
+    if (!this.serving) {
+      if (!this.lock) {
+        ensurePrivateDir(this.layout.runtimeDir);
+        this.ephemeralDir = mkdtempSync(path.join(this.layout.runtimeDir, `${this.layout.profile}-`));
+        this.log.write(`profile ${this.layout.profile} is locked by another process; using the ephemeral profile ${this.ephemeralDir}`);
+      }
+      this.reaper = setInterval(() => this.reap(), REAPER_INTERVAL_MS);
+      this.reaper.unref();
+      return true;
+    }
     if (!this.lock) return false;
     prepareSocketDir(this.layout.socketPath, this.layout.home);
     removeStaleSocket(this.layout.socketPath);
@@ -108,6 +155,9 @@ export class Daemon {
     });
     registerDaemonMethods(registry, this);
     registerSessionMethods(registry, this);
+    registerVaultMethods(registry, this);
+    registerGuardMethods(registry, this);
+    registerArtifactMethods(registry, this);
     return registry;
   }
 
@@ -119,7 +169,15 @@ export class Daemon {
 
   private cachedRegistry: MethodRegistry<ConnectionContext> | undefined;
 
-  private accept(socket: net.Socket): void {
+  /** A connection without a socket, for the in-process host: the same registry, validation and errors. */
+  connectInMemory(): Duplex {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    this.accept(Duplex.from({ readable: toServer, writable: toClient }));
+    return Duplex.from({ readable: toClient, writable: toServer });
+  }
+
+  private accept(socket: Duplex): void {
     this.cachedRegistry ??= this.registry();
     const peer = new RpcPeer<ConnectionContext>(socket, {
       registry: this.cachedRegistry,
@@ -157,17 +215,22 @@ export class Daemon {
     };
   }
 
+  workerBlocked(session: string | null, blockedMs: number): void {
+    this.worker.blocked(session, blockedMs);
+  }
+
   assertAccepting(): void {
     if (this.stopping) throw new BwError("SESSION_CLOSING", `the daemon is shutting down (${this.stopReason})`);
   }
 
   private reap(): void {
+    this.sessions.pruneRuns();
     const ttlMs = this.options.settings.sessionTtlSeconds * 1000;
     for (const name of this.sessions.idleSince(ttlMs)) {
       this.log.write(`closing session ${name}: idle for ${this.options.settings.sessionTtlSeconds} s`);
       void this.sessions.close(name);
     }
-    if (this.sessions.size > 0 || this.sessions.busy) {
+    if (this.sessions.size > 0 || this.sessions.busy || !this.serving) {
       this.emptySince = this.now();
     } else if (this.now() - this.emptySince >= this.options.settings.daemonIdleSeconds * 1000) {
       this.requestStop(`no session for ${this.options.settings.daemonIdleSeconds} s`);
@@ -202,8 +265,12 @@ export class Daemon {
     while (this.sessions.busy && this.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
     await this.worker.shutdown(Math.max(1000, drainUntil - this.now()));
     for (const peer of this.peers) peer.close();
-    rmSync(this.layout.socketPath, { force: true });
-    rmSync(this.layout.infoPath, { force: true });
+    if (this.serving) {
+      rmSync(this.layout.socketPath, { force: true });
+      rmSync(this.layout.infoPath, { force: true });
+    }
+    if (this.ephemeralDir) rmSync(this.ephemeralDir, { recursive: true, force: true });
+    if (!this.serving) rmSync(this.log.file, { force: true });
     await this.lock?.release();
     this.log.write("stopped");
     this.log.close();

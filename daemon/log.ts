@@ -11,7 +11,7 @@ export class Logger {
   private bytes: number;
   private redact: Redact = (t) => t;
 
-  constructor(private readonly file: string, private readonly maxBytes: number = MAX_LOG_BYTES) {
+  constructor(readonly file: string, private readonly maxBytes: number = MAX_LOG_BYTES) {
     this.fd = openSync(file, "a", 0o600);
     this.bytes = statSync(file).size;
   }

@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import { BwError, toBwError } from "../shared/errors.js";
 import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
 import { transcriptPath, type HomeLayout } from "../shared/paths.js";
-import { WorkerCloseSession, WorkerExec, type SessionSummary } from "../shared/protocol/index.js";
+import { WorkerCancel, WorkerCloseSession, WorkerExec, type SessionSummary } from "../shared/protocol/index.js";
+import { RunTable } from "./runs.js";
 import { preview, Transcript } from "./transcript.js";
 import type { WorkerSupervisor } from "./worker-supervisor.js";
 
@@ -17,7 +18,15 @@ export interface ExecRequest {
   code: string;
   timeoutMs: number;
   runId?: string | undefined;
+  /** Downloads started by this session's pages during the run are accepted (exec --approve-downloads). */
+  approveDownloads?: boolean | undefined;
 }
+
+/** Applied to every envelope before it is recorded and returned (artifacts: spill, pins). */
+export type EnvelopeFinisher = (envelope: Envelope, outcome: WorkerOutcome) => Promise<Envelope>;
+
+/** The first thing a run's output meets (vault redaction): it returns what may be sent and recorded. */
+export type OutputFilter = (outcome: WorkerOutcome, snippet: string) => { outcome: WorkerOutcome; snippet: string };
 
 class DaemonSession {
   readonly createdAt: number;
@@ -26,6 +35,8 @@ class DaemonSession {
   queued = 0;
   private tail: Promise<unknown> = Promise.resolve();
   private seq: number | undefined;
+  /** The worker generation this session last ran on; a newer worker means its pages are gone. */
+  workerGeneration: number | undefined;
   readonly transcript: Transcript;
 
   constructor(readonly name: string, layout: HomeLayout, now: number) {
@@ -54,12 +65,17 @@ class DaemonSession {
 
 export class SessionRegistry {
   private readonly sessions = new Map<string, DaemonSession>();
+  private readonly runs: RunTable;
 
   constructor(
     private readonly layout: HomeLayout,
     private readonly worker: WorkerSupervisor,
     private readonly now: () => number = Date.now,
-  ) {}
+    private readonly finishEnvelope: EnvelopeFinisher = async (envelope) => envelope,
+    private readonly filterOutput: OutputFilter = (outcome, snippet) => ({ outcome, snippet }),
+  ) {
+    this.runs = new RunTable(now);
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -85,9 +101,12 @@ export class SessionRegistry {
     const runId = request.runId ?? randomUUID();
     const session = this.session(request.session);
     session.lastUsedAt = acceptedAt;
-    return session.enqueue(async () => {
-      const outcome = await this.runOnWorker(request, runId, deadline);
-      const envelope: Envelope = {
+    return this.runs.add(runId, request.session, (run) => session.enqueue(async () => {
+      run.started();
+      const { outcome, snippet } = this.filterOutput(run.cancelRequested()
+        ? { ok: false, error: new BwError("CANCELLED", "the run was cancelled before it started").toJSON(), console: [], pages: [], artifacts: [], warnings: [] }
+        : await this.runOnWorker(request, runId, deadline), request.code);
+      const envelope: Envelope = await this.finishEnvelope({
         ok: outcome.ok,
         ...(outcome.ok ? (outcome.result === undefined ? {} : { result: outcome.result }) : { error: outcome.error! }),
         session: request.session,
@@ -99,21 +118,38 @@ export class SessionRegistry {
         pages: outcome.pages,
         artifacts: outcome.artifacts,
         warnings: outcome.warnings,
-      };
+        ...(outcome.blocked?.length ? { blocked: outcome.blocked } : {}),
+      }, outcome);
       session.lastUsedAt = this.now();
       session.transcript.append({
         seq: envelope.seq,
         runId,
         at: new Date(acceptedAt).toISOString(),
         durationMs: envelope.durationMs,
-        snippet: request.code,
+        snippet,
         ok: envelope.ok,
-        ...(envelope.ok ? { result: preview(envelope.result) } : { error: { code: envelope.error!.code, message: envelope.error!.message } }),
+        ...(envelope.ok ? { result: preview(envelope.truncated ? envelope.preview : envelope.result) } : { error: { code: envelope.error!.code, message: envelope.error!.message } }),
         artifacts: envelope.artifacts.map((a) => a.path),
         pages: envelope.pages.map((p) => p.url),
       });
       return envelope;
-    });
+    }));
+  }
+
+  attach(runId: string): Promise<Envelope> {
+    return this.runs.attach(runId);
+  }
+
+  /** Cancels a queued run before it starts, or a running one through the worker. */
+  async cancel(runId: string): Promise<boolean> {
+    const { session, state } = this.runs.requestCancel(runId);
+    if (state === "running") await this.worker.current()?.call(WorkerCancel, { session, runId }).catch(() => {});
+    return state !== "done";
+  }
+
+  /** Forgets results older than the attach window. */
+  pruneRuns(): void {
+    this.runs.prune();
   }
 
   private async runOnWorker(request: ExecRequest, runId: string, deadline: number): Promise<WorkerOutcome> {
@@ -122,11 +158,24 @@ export class SessionRegistry {
     if (budgetMs <= 0) {
       return { ok: false, error: new BwError("SNIPPET_TIMEOUT", "the budget ran out while the run waited in its session's queue").toJSON(), ...empty };
     }
+    const session = this.session(request.session);
+    let generation: number | undefined;
     try {
       const worker = await this.worker.ensure();
-      return await worker.call(WorkerExec, { session: request.session, code: request.code, runId, budgetMs }, budgetMs + WORKER_REPLY_GRACE_MS);
+      generation = this.worker.generation;
+      const lostPages = session.workerGeneration !== undefined && session.workerGeneration !== generation;
+      session.workerGeneration = generation;
+      const outcome = await worker.call(WorkerExec, { session: request.session, code: request.code, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
+      if (lostPages && !outcome.warnings.some((w) => w.code === "SESSION_RESET")) {
+        outcome.warnings.unshift({ code: "SESSION_RESET", message: "the worker restarted since this session's last call; its pages and page state were lost" });
+      }
+      return outcome;
     } catch (error) {
-      return { ok: false, error: toBwError(error).toJSON(), ...empty };
+      const blocked = generation === undefined ? undefined : this.worker.blockedBy(request.session, generation);
+      const failure = blocked
+        ? new BwError("SNIPPET_TIMEOUT", `the snippet held the worker's event loop for ${Math.round(blocked.blockedMs / 1000)} s (a CPU loop?); the worker was restarted and the session's pages were lost`, { retryable: false })
+        : toBwError(error);
+      return { ok: false, error: failure.toJSON(), ...empty };
     }
   }
 

@@ -1,37 +1,14 @@
-// A session's transcript: append-only JSONL, one line per finished exec. A
-// torn last line (a crash mid-write) is skipped when reading, never fatal.
-import { appendFileSync, closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+// A session's transcript: append-only JSONL, one line per finished exec,
+// rotated to transcript.1.jsonl past TRANSCRIPT_ROTATE_BYTES (one older file
+// is kept). Lines are written before the caller hears back.
+import { appendFileSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { ensurePrivateDir } from "../shared/secure-fs.js";
+import { lastSeqOf, readTranscript, rotatedPath, TRANSCRIPT_ROTATE_BYTES, type TranscriptEntry } from "../shared/transcript-format.js";
+
+export type { TranscriptEntry } from "../shared/transcript-format.js";
 
 export const MAX_PREVIEW_CHARS = 2000;
-
-export interface TranscriptEntry {
-  seq: number;
-  runId: string;
-  at: string;
-  durationMs: number;
-  snippet: string;
-  ok: boolean;
-  result?: string;
-  error?: { code: string; message: string };
-  artifacts: string[];
-  pages: string[];
-}
-
-export function parseTranscript(text: string): TranscriptEntry[] {
-  const entries: TranscriptEntry[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const entry = JSON.parse(line) as TranscriptEntry;
-      if (typeof entry.seq === "number") entries.push(entry);
-    } catch {
-      // A torn line (crash mid-append) carries nothing we can trust.
-    }
-  }
-  return entries;
-}
 
 export function preview(value: unknown): string {
   const text = value === undefined ? "undefined" : JSON.stringify(value) ?? "undefined";
@@ -56,30 +33,37 @@ function endsTorn(file: string): boolean {
   }
 }
 
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
 export class Transcript {
   private tailChecked = false;
 
-  constructor(readonly file: string) {}
+  constructor(readonly file: string, private readonly rotateBytes: number = TRANSCRIPT_ROTATE_BYTES) {}
 
-  read(): TranscriptEntry[] {
-    try {
-      return parseTranscript(readFileSync(this.file, "utf8"));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
+  read(sinceSeq = 0): TranscriptEntry[] {
+    return readTranscript(this.file, sinceSeq);
   }
 
   lastSeq(): number {
-    const entries = this.read();
-    return entries.length === 0 ? 0 : entries[entries.length - 1]!.seq;
+    return lastSeqOf(this.file);
   }
 
   append(entry: TranscriptEntry): void {
     ensurePrivateDir(path.dirname(this.file));
+    const line = `${JSON.stringify(entry)}\n`;
+    if (sizeOf(this.file) + line.length > this.rotateBytes && sizeOf(this.file) > 0) {
+      renameSync(this.file, rotatedPath(this.file));
+      this.tailChecked = true;
+    }
     // A torn line left by a crash must not swallow this one: start on a fresh line.
     const lead = !this.tailChecked && endsTorn(this.file) ? "\n" : "";
     this.tailChecked = true;
-    appendFileSync(this.file, `${lead}${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    appendFileSync(this.file, `${lead}${line}`, { mode: 0o600 });
   }
 }

@@ -1,31 +1,64 @@
-// Keeps at most one worker alive and starts it on demand. Service calls never
-// come here, so they never launch a browser.
-import type { WorkerInit } from "../shared/protocol/index.js";
+// Keeps at most one worker alive and starts it on demand (service calls never
+// come here, so they never launch a browser). A worker whose event loop is
+// held by a snippet is killed and replaced; its watchdog names the session.
+import { WorkerPing, type WorkerInit } from "../shared/protocol/index.js";
 import type { MethodRegistry } from "../shared/rpc.js";
 import { WorkerProcess } from "./worker-process.js";
 
+/** Backstop for a worker hung so badly its watchdog thread cannot speak. */
+const PING_INTERVAL_MS = 5_000;
+const PING_TIMEOUT_MS = 10_000;
+
+export interface BlockedReport {
+  session: string | null;
+  blockedMs: number;
+  generation: number;
+}
+
 export class WorkerSupervisor {
   private worker: WorkerProcess | undefined;
+  private pinger: NodeJS.Timeout | undefined;
+  /** Counts workers started; a session that ran on an older one has lost its pages. */
+  private generationCounter = 0;
+  private lastBlocked: BlockedReport | undefined;
 
   constructor(
-    private readonly init: WorkerInit,
+    /** Read when a worker starts: the profile directory is settled only once the lock is taken. */
+    private readonly init: () => WorkerInit,
     private readonly registry: MethodRegistry<void>,
     private readonly log: (line: string) => void,
   ) {}
 
+  get generation(): number {
+    return this.generationCounter;
+  }
+
   async ensure(): Promise<WorkerProcess> {
     if (this.worker?.alive) return this.worker;
     const worker = new WorkerProcess({
-      init: this.init,
+      init: this.init(),
       registry: this.registry,
       log: this.log,
       onExit: ({ pid, code, signal }) => {
         this.log(`worker ${pid} exited (code ${code}, signal ${signal})`);
-        if (this.worker === worker) this.worker = undefined;
+        if (this.worker === worker) {
+          this.worker = undefined;
+          clearInterval(this.pinger);
+        }
       },
     });
     this.worker = worker;
+    this.generationCounter++;
     this.log(`worker ${worker.pid} started`);
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => {
+      worker.call(WorkerPing, {}, PING_TIMEOUT_MS).catch(() => {
+        if (!worker.alive) return;
+        this.log(`worker ${worker.pid} did not answer a ping within ${PING_TIMEOUT_MS} ms; killing it`);
+        worker.kill();
+      });
+    }, PING_INTERVAL_MS);
+    this.pinger.unref();
     return worker;
   }
 
@@ -33,7 +66,23 @@ export class WorkerSupervisor {
     return this.worker?.alive ? this.worker : undefined;
   }
 
+  /** The watchdog saw the event loop held: kill the worker; the next call starts a new one. */
+  blocked(session: string | null, blockedMs: number): void {
+    const worker = this.current();
+    if (!worker) return;
+    this.lastBlocked = { session, blockedMs, generation: this.generationCounter };
+    this.log(`worker ${worker.pid} blocked for ${blockedMs} ms by session ${session ?? "(unknown)"}; restarting it`);
+    worker.kill();
+  }
+
+  /** Whether `session` blocked the worker of `generation`. */
+  blockedBy(session: string, generation: number): BlockedReport | undefined {
+    const report = this.lastBlocked;
+    return report && report.session === session && report.generation === generation ? report : undefined;
+  }
+
   async shutdown(deadlineMs: number): Promise<void> {
+    clearInterval(this.pinger);
     const worker = this.worker;
     this.worker = undefined;
     await worker?.shutdown(deadlineMs);

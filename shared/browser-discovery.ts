@@ -72,12 +72,33 @@ function fromPlaywrightCache(dirs: string[], headless: boolean, exists: (f: stri
   return undefined;
 }
 
+export interface Discovery {
+  found?: BrowserCandidate;
+  /** What is wrong when nothing usable was found, in words a user can act on. */
+  problem?: string;
+  searched: string[];
+}
+
 export function discoverBrowser(input: DiscoveryInput): BrowserCandidate | undefined {
+  return findBrowser(input).found;
+}
+
+export function findBrowser(input: DiscoveryInput): Discovery {
   const exists = input.exists ?? ((f: string) => existsSync(f) && isExecutable(f));
   if (input.explicit) {
-    return { path: input.explicit, source: "explicit", headlessShell: /headless[-_]shell/.test(path.basename(input.explicit)) };
+    if (!exists(input.explicit)) {
+      return { problem: `the browser ${input.explicit} (from --browser, BETTERWRIGHT_BROWSER or config.json) does not exist or is not executable`, searched: [input.explicit] };
+    }
+    return { found: { path: input.explicit, source: "explicit", headlessShell: /headless[-_]shell/.test(path.basename(input.explicit)) }, searched: [input.explicit] };
   }
-  const cached = fromPlaywrightCache(input.playwrightCacheDirs ?? playwrightCacheDirs(), input.headless, exists);
+  const dirs = input.playwrightCacheDirs ?? playwrightCacheDirs();
+  const searched = [...dirs, ...(input.headless ? SYSTEM_HEADLESS_SHELL : []), ...SYSTEM_CHROMIUM];
+  const found = searchCandidates(input, dirs, exists);
+  return found ? { found, searched } : { problem: "no Chromium found", searched };
+}
+
+function searchCandidates(input: DiscoveryInput, dirs: string[], exists: (f: string) => boolean): BrowserCandidate | undefined {
+  const cached = fromPlaywrightCache(dirs, input.headless, exists);
   if (cached) return cached;
   if (input.headless) {
     const shell = SYSTEM_HEADLESS_SHELL.find(exists);

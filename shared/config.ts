@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { BwError } from "./errors.js";
 import { DEFAULT_PROFILE, DEFAULT_SESSION, normalizeProfile, validateName } from "./names.js";
 import { canonicalHome, defaultHome } from "./paths.js";
+import { parseHostPattern } from "./policy/host-pattern.js";
 
 export interface PolicySettings {
   allowLoopback: boolean;
@@ -13,6 +14,33 @@ export interface PolicySettings {
   blockHosts: string[];
 }
 
+/** Artifact store caps in bytes (see docs/artifacts.md). */
+export interface ArtifactSettings {
+  screenshotCapBytes: number;
+  downloadCapBytes: number;
+  outputCapBytes: number;
+  sessionCapBytes: number;
+  globalCapBytes: number;
+}
+
+const MiB = 1024 * 1024;
+export const ARTIFACT_DEFAULTS: ArtifactSettings = {
+  screenshotCapBytes: 10 * MiB,
+  downloadCapBytes: 50 * MiB,
+  outputCapBytes: 10 * MiB,
+  sessionCapBytes: 100 * MiB,
+  globalCapBytes: 1024 * MiB,
+};
+
+/** config.json key and environment variable of each artifact cap. */
+const ARTIFACT_SOURCES: Record<keyof ArtifactSettings, { key: string; env: string }> = {
+  screenshotCapBytes: { key: "artifactScreenshotCapBytes", env: "BETTERWRIGHT_ARTIFACT_SCREENSHOT_CAP_BYTES" },
+  downloadCapBytes: { key: "artifactDownloadCapBytes", env: "BETTERWRIGHT_ARTIFACT_DOWNLOAD_CAP_BYTES" },
+  outputCapBytes: { key: "artifactOutputCapBytes", env: "BETTERWRIGHT_ARTIFACT_OUTPUT_CAP_BYTES" },
+  sessionCapBytes: { key: "artifactSessionCapBytes", env: "BETTERWRIGHT_ARTIFACT_SESSION_CAP_BYTES" },
+  globalCapBytes: { key: "artifactGlobalCapBytes", env: "BETTERWRIGHT_ARTIFACT_GLOBAL_CAP_BYTES" },
+};
+
 /** Settings that shape the daemon: two daemons with different values are different daemons. */
 export interface DaemonSettings {
   browser: string | null;
@@ -20,6 +48,7 @@ export interface DaemonSettings {
   policy: PolicySettings;
   sessionTtlSeconds: number;
   daemonIdleSeconds: number;
+  artifacts: ArtifactSettings;
 }
 
 export interface Settings extends DaemonSettings {
@@ -50,6 +79,8 @@ export interface ResolvedConfig {
   settings: Settings;
   /** Daemon settings stated by a file, the environment or a flag (not defaults). */
   explicit: Partial<DaemonSettings>;
+  /** Only the policy keys a file, the environment or a flag stated (`policy check` applies them over the daemon's). */
+  statedPolicy?: Partial<PolicySettings>;
 }
 
 export const DEFAULTS = {
@@ -90,6 +121,25 @@ function asStringList(value: unknown, source: Source, what: string): string[] {
   return fail(source, what, "expected a list of host names");
 }
 
+/** Host entries are checked and made canonical here, so a typo fails before a daemon starts. */
+function asHostList(value: unknown, source: Source, what: string): string[] {
+  return asStringList(value, source, what).map((entry) => {
+    try {
+      return parseHostPattern(entry, what).text;
+    } catch (error) {
+      return fail(source, what, (error as Error).message);
+    }
+  });
+}
+
+function asBytes(value: unknown, source: Source, what: string): number {
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1) {
+    return fail(source, what, `expected a whole number of bytes, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
+  }
+  return n;
+}
+
 function asPath(value: unknown, source: Source, what: string): string {
   if (typeof value !== "string" || value.trim() === "" || value.includes("\0")) {
     return fail(source, what, "expected a path");
@@ -108,12 +158,23 @@ interface Layer {
   allowPrivateNetwork?: boolean;
   allowHosts?: string[];
   blockHosts?: string[];
+  artifacts?: Partial<ArtifactSettings>;
 }
 
 const FILE_KEYS = new Set([
   "browser", "headless", "timeoutSeconds", "sessionTtlSeconds", "daemonIdleSeconds",
   "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "profiles",
+  ...Object.values(ARTIFACT_SOURCES).map((s) => s.key),
 ]);
+
+function artifactLayer(read: (key: string, env: string) => unknown, source: (key: string, env: string) => Source): Partial<ArtifactSettings> | undefined {
+  const caps: Partial<ArtifactSettings> = {};
+  for (const [field, { key, env }] of Object.entries(ARTIFACT_SOURCES) as [keyof ArtifactSettings, { key: string; env: string }][]) {
+    const raw = read(key, env);
+    if (raw !== undefined && raw !== "") caps[field] = asBytes(raw, source(key, env), key);
+  }
+  return Object.keys(caps).length > 0 ? caps : undefined;
+}
 
 function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   const layer: Layer = {};
@@ -127,8 +188,10 @@ function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   if (raw.daemonIdleSeconds !== undefined) layer.daemonIdleSeconds = asSeconds(raw.daemonIdleSeconds, source, "daemonIdleSeconds", { allowZero: true });
   if (raw.allowLoopback !== undefined) layer.allowLoopback = asBool(raw.allowLoopback, source, "allowLoopback");
   if (raw.allowPrivateNetwork !== undefined) layer.allowPrivateNetwork = asBool(raw.allowPrivateNetwork, source, "allowPrivateNetwork");
-  if (raw.allowHosts !== undefined) layer.allowHosts = asStringList(raw.allowHosts, source, "allowHosts");
-  if (raw.blockHosts !== undefined) layer.blockHosts = asStringList(raw.blockHosts, source, "blockHosts");
+  if (raw.allowHosts !== undefined) layer.allowHosts = asHostList(raw.allowHosts, source, "allowHosts");
+  if (raw.blockHosts !== undefined) layer.blockHosts = asHostList(raw.blockHosts, source, "blockHosts");
+  const artifacts = artifactLayer((key) => raw[key], () => source);
+  if (artifacts) layer.artifacts = artifacts;
   return layer;
 }
 
@@ -165,6 +228,8 @@ function readConfigFile(home: string, profile: string): Layer[] {
 function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
   const layer: Layer = {};
   const src = (name: string) => `environment ${name}`;
+  const artifacts = artifactLayer((_key, name) => env[name], (_key, name) => src(name));
+  if (artifacts) layer.artifacts = artifacts;
   if (env.BETTERWRIGHT_BROWSER) layer.browser = asPath(env.BETTERWRIGHT_BROWSER, src("BETTERWRIGHT_BROWSER"), "browser");
   if (env.BETTERWRIGHT_HEADED !== undefined && env.BETTERWRIGHT_HEADED !== "") {
     layer.headless = !asBool(env.BETTERWRIGHT_HEADED, src("BETTERWRIGHT_HEADED"), "headed");
@@ -178,6 +243,16 @@ function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
   if (env.BETTERWRIGHT_DAEMON_IDLE_SECONDS) {
     layer.daemonIdleSeconds = asSeconds(env.BETTERWRIGHT_DAEMON_IDLE_SECONDS, src("BETTERWRIGHT_DAEMON_IDLE_SECONDS"), "daemon idle time", { allowZero: true });
   }
+  if (env.BETTERWRIGHT_BLOCK_PRIVATE_NETWORK) {
+    layer.allowPrivateNetwork = !asBool(env.BETTERWRIGHT_BLOCK_PRIVATE_NETWORK, src("BETTERWRIGHT_BLOCK_PRIVATE_NETWORK"), "block-private-network");
+  }
+  if (env.BETTERWRIGHT_BLOCK_LOOPBACK) {
+    const block = asBool(env.BETTERWRIGHT_BLOCK_LOOPBACK, src("BETTERWRIGHT_BLOCK_LOOPBACK"), "block-loopback");
+    layer.allowLoopback = !block;
+    if (block) layer.allowPrivateNetwork = false;
+  }
+  if (env.BETTERWRIGHT_ALLOW_HOSTS) layer.allowHosts = asHostList(env.BETTERWRIGHT_ALLOW_HOSTS, src("BETTERWRIGHT_ALLOW_HOSTS"), "allowHosts");
+  if (env.BETTERWRIGHT_BLOCK_HOSTS) layer.blockHosts = asHostList(env.BETTERWRIGHT_BLOCK_HOSTS, src("BETTERWRIGHT_BLOCK_HOSTS"), "blockHosts");
   return layer;
 }
 
@@ -189,8 +264,8 @@ function layerFromFlags(flags: FlagInput): Layer {
   // Blocking loopback implies blocking the private network: allowing it would re-open loopback.
   if (flags.blockLoopback) Object.assign(layer, { allowLoopback: false, allowPrivateNetwork: false });
   if (flags.blockPrivateNetwork) layer.allowPrivateNetwork = false;
-  if (flags.allowHost?.length) layer.allowHosts = asStringList(flags.allowHost, "flag --allow-host", "allow-host");
-  if (flags.blockHost?.length) layer.blockHosts = asStringList(flags.blockHost, "flag --block-host", "block-host");
+  if (flags.allowHost?.length) layer.allowHosts = asHostList(flags.allowHost, "flag --allow-host", "allow-host");
+  if (flags.blockHost?.length) layer.blockHosts = asHostList(flags.blockHost, "flag --block-host", "block-host");
   return layer;
 }
 
@@ -209,6 +284,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
 
   const layers = [...readConfigFile(home, profile), layerFromEnv(env), layerFromFlags(flags)];
   const merged: Layer = Object.assign({}, ...layers);
+  const statedArtifacts: Partial<ArtifactSettings> = Object.assign({}, ...layers.map((l) => l.artifacts ?? {}));
   const explicit: Partial<DaemonSettings> = {};
 
   const policy: PolicySettings = {
@@ -228,6 +304,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     timeoutMs: merged.timeoutMs ?? DEFAULTS.timeoutMs,
     sessionTtlSeconds: merged.sessionTtlSeconds ?? DEFAULTS.sessionTtlSeconds,
     daemonIdleSeconds: merged.daemonIdleSeconds ?? DEFAULTS.daemonIdleSeconds,
+    artifacts: { ...ARTIFACT_DEFAULTS, ...statedArtifacts },
     noDaemon: flags.noDaemon ?? (env.BETTERWRIGHT_NO_DAEMON ? asBool(env.BETTERWRIGHT_NO_DAEMON, "environment BETTERWRIGHT_NO_DAEMON", "no-daemon") : false),
   };
   if (merged.browser !== undefined) explicit.browser = settings.browser;
@@ -235,12 +312,18 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   if (["allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts"].some((k) => k in merged)) explicit.policy = policy;
   if (merged.sessionTtlSeconds !== undefined) explicit.sessionTtlSeconds = settings.sessionTtlSeconds;
   if (merged.daemonIdleSeconds !== undefined) explicit.daemonIdleSeconds = settings.daemonIdleSeconds;
-  return { settings, explicit };
+  if (Object.keys(statedArtifacts).length > 0) explicit.artifacts = settings.artifacts;
+  const statedPolicy: Partial<PolicySettings> = {};
+  for (const key of ["allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts"] as const) {
+    if (merged[key] !== undefined) Object.assign(statedPolicy, { [key]: merged[key] });
+  }
+  if (statedPolicy.allowLoopback === false) statedPolicy.allowPrivateNetwork = false;
+  return { settings, explicit, statedPolicy };
 }
 
 export function daemonSettingsOf(settings: Settings): DaemonSettings {
-  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds } = settings;
-  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds };
+  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts } = settings;
+  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts };
 }
 
 export { DEFAULT_PROFILE };

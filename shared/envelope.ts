@@ -28,6 +28,20 @@ export interface ArtifactInfo {
   [extra: string]: unknown;
 }
 
+/** A request or connection the network guard refused during the run (bounded, one entry per layer and URL). */
+export interface BlockedRequest {
+  /** What was asked: the request's URL (route layer) or `http(s)://host:port/` (proxy layer, which sees no path). */
+  url: string;
+  /** `route`: Playwright routing saw the request; `proxy`: the guard proxy refused the connection (redirect hops, WebSockets…). */
+  layer: "route" | "proxy";
+  reason: string;
+  resourceType?: string;
+  method?: string;
+  isNavigation?: boolean;
+  /** How many times it was refused in this run. */
+  count: number;
+}
+
 export interface Envelope {
   ok: boolean;
   result?: unknown;
@@ -43,6 +57,11 @@ export interface Envelope {
   warnings: Warning[];
   truncated?: boolean;
   fullOutputPath?: string;
+  /** With `truncated`: the start of the result's JSON (untrusted data, bounded). */
+  preview?: string;
+  blocked?: BlockedRequest[];
+  /** Downloads started during the run: accepted ones and rejected ones with a reason code. */
+  downloads?: DownloadOutcome[];
 }
 
 /** What the worker reports for one run; the daemon adds identity and sequence. */
@@ -54,4 +73,23 @@ export interface WorkerOutcome {
   pages: PageInfo[];
   artifacts: ArtifactInfo[];
   warnings: Warning[];
+  blocked?: BlockedRequest[];
+  downloads?: DownloadOutcome[];
+}
+
+/** One download: accepted (in the session's artifact folder) or rejected with an error-table code. */
+export interface DownloadOutcome {
+  id: string;
+  url: string;
+  suggestedFilename: string;
+  status: "accepted" | "rejected";
+  /** Accepted: where the file is. */
+  path?: string;
+  /** Accepted: its size; rejected: bytes written when it was stopped. */
+  bytes?: number;
+  /** Rejected: DOWNLOAD_NOT_APPROVED, QUOTA_EXCEEDED, DOWNLOAD_FAILED. */
+  reason?: string;
+  message?: string;
+  runId?: string;
+  at: string;
 }

@@ -22,6 +22,9 @@ export const ERROR_CODES = {
   LIMIT_EXCEEDED: { retryable: false, exit: 1, summary: "A documented bound was exceeded (pages, sessions, output size)." },
   CANCELLED: { retryable: false, exit: 1, summary: "The run was cancelled." },
   INTERNAL_ERROR: { retryable: false, exit: 3, summary: "A defect inside betterwright; see the daemon log." },
+  RUN_NOT_FOUND: { retryable: false, exit: 1, summary: "No run by that id (finished runs are kept 60 s)." },
+  DOWNLOAD_NOT_APPROVED: { retryable: false, exit: 1, summary: "A download started with no approved run of its session in flight (exec --approve-downloads)." },
+  DOWNLOAD_FAILED: { retryable: true, exit: 1, summary: "A download failed, was interrupted, or outlived the run that approved it." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

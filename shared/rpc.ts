@@ -89,8 +89,11 @@ export class RpcPeer<C = void> {
     const server = new JSONRPCServer<C>({ errorListener: () => {} });
     options.registry?.install(server, (method, error) => log(`internal error in ${method}: ${error.stack ?? error.message}`));
     // Unknown methods and stray throws get a stable code, like any other refusal.
+    // A handler's own error (already mapped by the registry) keeps its code.
     server.mapErrorToJSONRPCErrorResponse = (id, error) =>
-      protocolError(id, error instanceof Error ? error.message : String(error), -32603) as never;
+      (error instanceof JSONRPCErrorException
+        ? { jsonrpc: "2.0", id, error: { code: error.code, message: error.message, data: error.data } }
+        : protocolError(id, error instanceof Error ? error.message : String(error), -32603)) as never;
     server.handleMethodNotFound = async (request) => protocolError(request.id, `unknown method ${JSON.stringify(request.method).slice(0, 100)}`, -32601);
     const client = new JSONRPCClient<void>((request) => {
       this.write(request);

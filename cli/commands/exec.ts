@@ -4,6 +4,7 @@ import { BetterWright } from "../../client/index.js";
 import { readCode } from "../code-source.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
+import { applyOptions, type OptionSpec } from "../options.js";
 import { envelopeExitCode, failureEnvelope, printJson } from "../output.js";
 
 interface ExecArgs extends GlobalArgs {
@@ -11,7 +12,15 @@ interface ExecArgs extends GlobalArgs {
   code?: string;
   session?: string;
   timeout?: number;
+  "approve-downloads"?: boolean;
 }
+
+export const EXEC_OPTIONS: readonly OptionSpec[] = [
+  { name: "code", alias: "c", type: "string", describe: "The snippet itself" },
+  { name: "session", alias: "s", type: "string", describe: "Session name (env BETTERWRIGHT_SESSION, default 'default')" },
+  { name: "timeout", type: "number", describe: "Budget in seconds, queue wait included (env BETTERWRIGHT_TIMEOUT_SECONDS, default 30)" },
+  { name: "approve-downloads", type: "boolean", describe: "Accept downloads this session's pages start during this run (into its artifact folder)" },
+];
 
 export function execCommand(ctx: CliContext) {
   return {
@@ -19,11 +28,7 @@ export function execCommand(ctx: CliContext) {
     aliases: ["run"],
     describe: "Run one snippet in a session and print its result envelope",
     builder: (y: Argv<GlobalArgs>) =>
-      y
-        .positional("file", { type: "string", describe: "File holding the snippet; - reads stdin" })
-        .option("code", { alias: "c", type: "string", describe: "The snippet itself" })
-        .option("session", { alias: "s", type: "string", describe: "Session name (env BETTERWRIGHT_SESSION, default 'default')" })
-        .option("timeout", { type: "number", describe: "Budget in seconds, queue wait included (env BETTERWRIGHT_TIMEOUT_SECONDS, default 30)" })
+      applyOptions(y.positional("file", { type: "string", describe: "File holding the snippet; - reads stdin" }), EXEC_OPTIONS)
         .example("$0 exec -c 'await page.goto(\"http://localhost:3000\"); return page.title()'", "Run a snippet in the default session")
         .example("$0 exec --session research script.js", "Run a file in the session 'research'")
         .example("echo 'return page.url()' | $0 exec -", "Read the snippet from stdin"),
@@ -34,7 +39,10 @@ export function execCommand(ctx: CliContext) {
       const { session, profile, timeoutMs } = config.settings;
       const bw = BetterWright.fromConfig(config, ctx.env);
       try {
-        const envelope = await bw.run(code, { session, timeoutMs }).catch((error: unknown) => failureEnvelope(error, session, profile));
+        // Ctrl-C cancels the run in the daemon; the envelope (CANCELLED) is still printed.
+        const abort = new AbortController();
+        process.once("SIGINT", () => abort.abort());
+        const envelope = await bw.run(code, { session, timeoutMs, signal: abort.signal, approveDownloads: args["approve-downloads"] === true }).catch((error: unknown) => failureEnvelope(error, session, profile));
         printJson(envelope);
         return envelopeExitCode(envelope);
       } finally {

@@ -1,7 +1,9 @@
 // session.exec / session.list / session.close.
-import { SessionClose, SessionExec, SessionList } from "../../shared/protocol/index.js";
+import { transcriptPath } from "../../shared/paths.js";
+import { RunAttach, RunCancel, SessionClose, SessionExec, SessionList, TranscriptRead } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
+import { Transcript } from "../transcript.js";
 
 export function registerSessionMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
   registry.define(SessionExec, (params) => {
@@ -11,7 +13,15 @@ export function registerSessionMethods(registry: MethodRegistry<ConnectionContex
       code: params.code,
       timeoutMs: params.timeoutMs ?? daemon.defaultTimeoutMs,
       runId: params.runId,
+      approveDownloads: params.approveDownloads,
     });
+  });
+  registry.define(RunAttach, (params) => daemon.sessions.attach(params.runId));
+  registry.define(RunCancel, async (params) => ({ cancelled: await daemon.sessions.cancel(params.runId) }));
+  registry.define(TranscriptRead, (params) => {
+    const transcript = new Transcript(transcriptPath(daemon.layout, params.session));
+    const entries = transcript.read(params.sinceSeq ?? 0).slice(0, params.limit ?? 1000);
+    return { entries, lastSeq: transcript.lastSeq() };
   });
   registry.define(SessionList, () => ({ sessions: daemon.sessions.list() }));
   registry.define(SessionClose, async (params) => ({ closed: await daemon.sessions.close(params.session) }));

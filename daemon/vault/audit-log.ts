@@ -3,9 +3,10 @@
 // label can ever be written to it.
 import { appendFile, readFile } from "node:fs/promises";
 import type { ErrorCode } from "../../shared/errors.js";
+import { VAULT_LIMITS, type VaultAuditAction } from "../../shared/protocol/vault.js";
 import { FILE_MODE } from "./atomic-file.js";
 
-export const AUDIT_ACTIONS = ["add", "update", "remove", "show", "fill", "generate", "commit", "discard"] as const;
+export const AUDIT_ACTIONS = ["add", "update", "remove", "show", "fill", "generate", "commit", "discard"] as const satisfies readonly VaultAuditAction[];
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditRecord {
@@ -21,7 +22,7 @@ export interface AuditRecord {
 }
 
 export const DEFAULT_AUDIT_LIMIT = 100;
-export const MAX_AUDIT_LIMIT = 10_000;
+export const MAX_AUDIT_LIMIT = VAULT_LIMITS.maxAuditLimit;
 
 /** Picks only the allowed fields, whatever the caller passed. */
 function toLine(record: AuditRecord): string {

@@ -3,6 +3,7 @@
 // survives shells, form encoders and JSON unchanged.
 import { randomInt } from "node:crypto";
 import { BwError } from "../../shared/errors.js";
+import { VAULT_LIMITS } from "../../shared/protocol/vault.js";
 
 export const PASSWORD_CLASSES = [
   "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
@@ -12,8 +13,8 @@ export const PASSWORD_CLASSES = [
 ] as const;
 export const PASSWORD_ALPHABET = PASSWORD_CLASSES.join("");
 export const DEFAULT_PASSWORD_LENGTH = 24;
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 128;
+export const MIN_PASSWORD_LENGTH = VAULT_LIMITS.minGeneratedLength;
+export const MAX_PASSWORD_LENGTH = VAULT_LIMITS.maxGeneratedLength;
 
 /**
  * A password of `length` characters containing every class (sites often demand

@@ -13,7 +13,7 @@ export interface RedactorOptions {
   maxSecrets?: number;
 }
 
-/** The spellings of `secret` redaction looks for: raw, JSON-escaped, URL/form-encoded, HTML-escaped, base64. */
+/** The spellings of `secret` redaction looks for: raw, JSON-escaped, URL- and form-encoded, HTML-escaped, base64. */
 export function secretVariants(secret: string): string[] {
   if (secret === "") return [];
   const variants = new Set<string>([secret]);
@@ -22,6 +22,10 @@ export function secretVariants(secret: string): string[] {
   variants.add(uri);
   variants.add(uri.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
   variants.add(uri.replace(/%20/g, "+"));
+  // HTML forms encode more than encodeURIComponent does (! ' ( ) ~ among them).
+  const form = new URLSearchParams({ v: secret }).toString().slice(2);
+  variants.add(form);
+  variants.add(form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
   variants.add(
     secret.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c),
   );

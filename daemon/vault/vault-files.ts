@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { BwError } from "../../shared/errors.js";
+import { VAULT_FILE_NAMES } from "../../shared/protocol/vault.js";
 import { createFileExclusive, DIR_MODE, removeStaleTemps, writeFileAtomic } from "./atomic-file.js";
 import { decodeVault, encodeVault, VAULT_KEY_BYTES, type VaultTable } from "./vault-format.js";
 import { withVaultLock, type VaultLockOptions } from "./vault-lock.js";
@@ -22,10 +23,10 @@ export function vaultPaths(home: string): VaultPaths {
   const dir = join(home, "vault");
   return {
     dir,
-    key: join(dir, "vault.key"),
-    enc: join(dir, "vault.enc"),
-    audit: join(dir, "audit.jsonl"),
-    lock: join(dir, "vault.lock"),
+    key: join(dir, VAULT_FILE_NAMES.key),
+    enc: join(dir, VAULT_FILE_NAMES.enc),
+    audit: join(dir, VAULT_FILE_NAMES.audit),
+    lock: join(dir, VAULT_FILE_NAMES.lock),
   };
 }
 

@@ -2,11 +2,12 @@
 // its value: a mistyped field may hold a password.
 import { randomBytes } from "node:crypto";
 import { BwError } from "../../shared/errors.js";
+import { VAULT_LIMITS } from "../../shared/protocol/vault.js";
 
-export const MAX_USERNAME_CHARS = 512;
-export const MAX_PASSWORD_CHARS = 4096;
-export const MAX_LABEL_CHARS = 256;
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const MAX_USERNAME_CHARS = VAULT_LIMITS.usernameChars;
+export const MAX_PASSWORD_CHARS = VAULT_LIMITS.passwordChars;
+export const MAX_LABEL_CHARS = VAULT_LIMITS.labelChars;
+const ID_PATTERN = VAULT_LIMITS.idPattern;
 
 /** Opaque, unguessable, URL- and shell-safe. */
 export function newEntryId(): string {

@@ -4,6 +4,7 @@
 import * as fs from "node:fs";
 import { lock } from "proper-lockfile";
 import { BwError } from "../../shared/errors.js";
+import { VAULT_FILE_NAMES } from "../../shared/protocol/vault.js";
 import { DIR_MODE } from "./atomic-file.js";
 
 export interface VaultLockOptions {
@@ -46,7 +47,7 @@ export async function withVaultLock<T>(dir: string, options: VaultLockOptions, f
   let release: () => Promise<void>;
   try {
     release = await lock(dir, {
-      lockfilePath: `${dir}/vault.lock`,
+      lockfilePath: `${dir}/${VAULT_FILE_NAMES.lock}`,
       stale: staleMs,
       fs: ownerOnlyFs(),
       retries: waitMs === 0

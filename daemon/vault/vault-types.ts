@@ -1,4 +1,5 @@
 // The vault's public shapes: what the daemon's vault service and its callers see.
+import type { VaultEntryInfo, VaultEntrySecret, VaultFillSecret } from "../../shared/protocol/vault.js";
 import type { AuditRecord } from "./audit-log.js";
 import type { VaultPaths, VaultStoreOptions } from "./vault-files.js";
 
@@ -11,26 +12,10 @@ export interface OpenVaultOptions extends VaultStoreOptions {
   onSecret?: (secret: string) => void;
 }
 
-export interface EntryMetadata {
-  id: string;
-  site: string;
-  username: string;
-  label?: string;
-  provisional: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface EntryWithSecret extends EntryMetadata {
-  password: string;
-}
-
-export interface FillSecret {
-  id: string;
-  site: string;
-  username: string;
-  password: string;
-}
+/** The wire shapes are the vault's own: one declaration in shared/protocol/vault.ts. */
+export type EntryMetadata = VaultEntryInfo;
+export type EntryWithSecret = VaultEntrySecret;
+export type FillSecret = VaultFillSecret;
 
 export interface AddInput {
   site: string;

@@ -171,7 +171,7 @@ export function openVault(options: OpenVaultOptions): Vault {
         assertOnSite(entry, id, page);
         note.site = entry.site;
         handled(entry.password);
-        return { id: entry.id, site: entry.site, username: entry.username, password: entry.password };
+        return { id: entry.id, site: entry.site, username: entry.username, provisional: entry.provisional === true, password: entry.password };
       });
     },
 

@@ -3,12 +3,14 @@
 // browser goes away, every session with pages learns it on its next call.
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import type { BrowserContext } from "playwright-core";
-import { discoverBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
+import type { BrowserContext, Page } from "playwright-core";
+import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import { BwError } from "../../shared/errors.js";
-import type { WorkerOutcome } from "../../shared/envelope.js";
+import type { BlockedRequest, WorkerOutcome } from "../../shared/envelope.js";
 import type { WorkerInit } from "../../shared/protocol/index.js";
+import type { BrowserGuard } from "./guard/browser-guard.js";
 import type { ScopeFunction } from "./sandbox/scope-functions.js";
+import type { WorkerArtifacts } from "./services/artifacts.js";
 import { WorkerSession } from "./session.js";
 
 // Features Playwright disables plus the WebUI omnibox ones; one merged flag, since a second replaces the first.
@@ -32,11 +34,16 @@ export class BrowserHost {
     private readonly init: WorkerInit,
     private readonly log: (line: string) => void,
     private readonly scopeFunctions: readonly ScopeFunction[] = [],
+    private readonly onEnter: (session: string) => void = () => {},
+    /** The network guard; the worker's entry point always passes one. */
+    private readonly guard?: BrowserGuard,
+    /** The artifact store's worker side: downloads path, download approval per run, file arguments. */
+    private readonly artifacts?: WorkerArtifacts,
   ) {}
 
   private async launch(): Promise<BrowserContext> {
-    const found = discoverBrowser({ explicit: this.init.browser, headless: this.init.headless });
-    if (!found) throw new BwError("BROWSER_UNAVAILABLE", `no Chromium found; install one with: ${INSTALL_HINT}`);
+    const { found, problem } = findBrowser({ explicit: this.init.browser, headless: this.init.headless });
+    if (!found) throw new BwError("BROWSER_UNAVAILABLE", `${problem}; install one with: ${INSTALL_HINT}`);
     const home = path.join(this.init.browserEnvDir, "home");
     const tmp = path.join(this.init.browserEnvDir, "tmp");
     for (const dir of [this.init.profileDir, home, tmp]) mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -50,14 +57,31 @@ export class BrowserHost {
         args: CHROMIUM_ARGS,
         env: { ...process.env, HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") },
         timeout: 60_000,
+        ...(await this.guard?.launchOptions()),
+        ...this.artifacts?.launchOptions(),
       });
     } catch (error) {
       throw new BwError("BROWSER_UNAVAILABLE", `Chromium at ${found.path} did not start: ${(error as Error).message.split("\n")[0]}`);
     }
+    // Fail closed: a browser whose routing layer could not be installed is not used.
+    await this.guard?.attach(context, (entry, page) => this.noteBlocked(entry, page)).catch(async (error: Error) => {
+      await context.close().catch(() => {});
+      throw new BwError("BROWSER_UNAVAILABLE", `the network guard could not be installed: ${error.message}`);
+    });
+    this.artifacts?.attach(context, (page) => this.ownerOf(page));
     // The persistent context opens a blank page of its own; sessions open theirs.
     for (const page of context.pages()) await page.close().catch(() => {});
     context.on("close", () => this.onBrowserGone());
     return context;
+  }
+
+  private ownerOf(page: Page): string | undefined {
+    for (const [name, session] of this.sessions) if (session.ownsPage(page)) return name;
+    return undefined;
+  }
+
+  private noteBlocked(entry: Omit<BlockedRequest, "count">, page: Page | undefined): void {
+    for (const session of this.sessions.values()) session.noteBlocked(entry, page);
   }
 
   private onBrowserGone(): void {
@@ -82,18 +106,26 @@ export class BrowserHost {
   session(name: string): WorkerSession {
     let session = this.sessions.get(name);
     if (!session) {
-      session = new WorkerSession(name, () => this.context(), this.scopeFunctions);
+      const artifacts = this.artifacts;
+      session = new WorkerSession(name, () => this.context(), this.scopeFunctions, this.onEnter,
+        artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined);
       this.sessions.set(name, session);
     }
     return session;
   }
 
-  async exec(name: string, code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
+  async exec(name: string, code: string, budgetMs: number, runId: string, approveDownloads = false): Promise<WorkerOutcome> {
+    this.artifacts?.beginRun(name, runId, approveDownloads, budgetMs);
     const outcome = await this.session(name).exec(code, budgetMs, runId);
+    await this.artifacts?.finishRun(name, runId, outcome);
     if (this.resetSessions.delete(name)) {
       outcome.warnings.push({ code: "SESSION_RESET", message: "the browser restarted since this session's last call; its pages were lost" });
     }
     return outcome;
+  }
+
+  cancel(name: string, runId: string): boolean {
+    return this.sessions.get(name)?.cancel(runId) ?? false;
   }
 
   async closeSession(name: string): Promise<boolean> {
@@ -113,6 +145,7 @@ export class BrowserHost {
     const pending = this.contextPromise;
     this.contextPromise = undefined;
     if (pending) await pending.then((c) => c.close()).catch(() => {});
+    await this.guard?.close();
     rmSync(path.join(this.init.browserEnvDir, "tmp"), { recursive: true, force: true });
   }
 }

@@ -2,10 +2,14 @@
 // private pipe, JSON-RPC both ways); stdout and stderr go to the daemon's log.
 import net from "node:net";
 import { BwError } from "../../shared/errors.js";
-import { WorkerCloseSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerShutdown, type WorkerInit } from "../../shared/protocol/index.js";
+import { WorkerCancel, WorkerCloseSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerShutdown, type WorkerInit } from "../../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../../shared/rpc.js";
 import { BrowserHost } from "./browser-host.js";
+import { askDaemon, BrowserGuard } from "./guard/browser-guard.js";
 import { scopeFunctions } from "./services.js";
+import { daemonArtifactClient } from "./services/artifact-client.js";
+import { WorkerArtifacts } from "./services/artifacts.js";
+import { Watchdog } from "./watchdog.js";
 
 function log(line: string): void {
   process.stderr.write(`${new Date().toISOString()} worker[${process.pid}] ${line}\n`);
@@ -29,11 +33,14 @@ function main(): void {
     .define(WorkerInitialize, (params) => {
       if (!host) {
         const init = params as WorkerInit;
-        host = new BrowserHost(init, log, scopeFunctions({ daemon: peer, init, log }));
+        const artifacts = new WorkerArtifacts(daemonArtifactClient(peer), init.artifactsDir, log);
+        host = new BrowserHost(init, log, scopeFunctions({ daemon: peer, init, log, artifacts }), (session) => watchdog.enter(session),
+          new BrowserGuard({ ask: askDaemon(peer), log }), artifacts);
       }
       return { ok: true as const };
     })
-    .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId))
+    .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId, p.approveDownloads === true))
+    .define(WorkerCancel, (p) => ({ cancelled: ready().cancel(p.session, p.runId) }))
     .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session) }))
     .define(WorkerPing, () => ({ now: Date.now(), browser: { running: host?.running ?? false } }))
     .define(WorkerShutdown, () => {
@@ -41,6 +48,7 @@ function main(): void {
       return { ok: true as const };
     });
 
+  const watchdog = new Watchdog(3);
   const pipe = new net.Socket({ fd: 3, readable: true, writable: true });
   peer = new RpcPeer<void>(pipe, { registry, context: undefined, log });
   // The daemon is gone: nothing can reach this worker any more.

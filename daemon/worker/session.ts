@@ -1,21 +1,25 @@
 // A session inside the worker: its pages (one active), its snippet context
 // and the run in flight. A run is cut off at its deadline: from then on every
-// facade call it makes throws, and its timers never fire.
+// facade call it makes throws, and its timers and event handlers never fire.
 import { randomUUID } from "node:crypto";
 import type { BrowserContext, Page } from "playwright-core";
 import { BwError, toBwError } from "../../shared/errors.js";
-import type { ArtifactInfo, ConsoleEntry, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
-import { clampTimeouts, decodeArgs, toWireResult } from "./sandbox/args.js";
+import type { ArtifactInfo, BlockedRequest, ConsoleEntry, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
+import { BlockedCollector } from "./guard/blocked-collector.js";
+import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
+import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
+import { PageRegistry } from "./page-registry.js";
+import { EventBridge } from "./page-events.js";
+import { decodeArgs } from "./sandbox/args.js";
 import { SnippetContext } from "./sandbox/context.js";
-import { isAllowed, type FacadeTarget } from "./sandbox/facade-spec.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
+import { snapshotFunction } from "./sandbox/snapshot.js";
 
-export const MAX_PAGES_PER_SESSION = 20;
+export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 const MAX_CONSOLE_ENTRIES = 200;
 const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
-const TITLE_WAIT_MS = 500;
 
 interface Run {
   token: string;
@@ -27,12 +31,18 @@ interface Run {
   warnings: Warning[];
   timers: Map<number, NodeJS.Timeout>;
   done: (outcome: { ok: boolean; value?: unknown; error?: { name: string; message: string } }) => void;
+  /** Browser calls in flight for this run. */
+  inflight: Set<Promise<unknown>>;
+  /** Stops waiting for the snippet (run.cancel); it is cut off like a timed-out one. */
+  cancel: () => void;
+  /** What the network guard refused during the run. */
+  blocked: BlockedCollector;
 }
 
 export class WorkerSession {
-  private readonly pages = new Map<string, Page>();
-  private activeId: string | undefined;
-  private nextPageNumber = 1;
+  private readonly pages: PageRegistry;
+  private readonly dispatch: FacadeDispatch;
+  private readonly events: EventBridge;
   private nextTimerId = 1;
   private run: Run | undefined;
   private settled: Promise<void> = Promise.resolve();
@@ -43,15 +53,24 @@ export class WorkerSession {
 
   constructor(
     readonly name: string,
-    private readonly getContext: () => Promise<BrowserContext>,
+    getContext: () => Promise<BrowserContext>,
     scopeFunctions: readonly ScopeFunction[] = [],
+    /** Told whenever this session's snippet code is about to get control (the watchdog's marker). */
+    private readonly onEnter: (session: string) => void = () => {},
+    fileArgs: FileArgumentCheck = refuseFileArguments,
     private readonly now: () => number = Date.now,
   ) {
-    for (const fn of scopeFunctions) this.scopeFunctions.set(fn.name, fn);
+    const allFunctions = [snapshotFunction(), ...scopeFunctions];
+    for (const fn of allFunctions) this.scopeFunctions.set(fn.name, fn);
+    this.pages = new PageRegistry(name, getContext, (id, page) => this.onNewPage(id, page));
+    this.dispatch = new FacadeDispatch(this.pages, fileArgs);
+    // Handlers get control from an event: the watchdog marks it like any other entry.
+    this.events = new EventBridge((token, event) => { this.onEnter(this.name); return this.sandbox.emit(token, event); });
     this.sandbox = new SnippetContext(name, {
       sync: (m) => this.handleSync(m),
-      async: (m) => this.handleAsync(m),
-    }, scopeNames(scopeFunctions));
+      // Control returns to snippet code right after a host call settles: that is when a CPU loop can start.
+      async: (m) => this.handleAsync(m).finally(() => this.onEnter(this.name)),
+    }, scopeNames([...this.scopeFunctions.values()]));
   }
 
   async exec(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
@@ -66,8 +85,9 @@ export class WorkerSession {
     const consoleEntries: ConsoleEntry[] = [];
     const artifacts: ArtifactInfo[] = [];
     const warnings: Warning[] = [];
+    const blocked = new BlockedCollector();
     const finish = (outcome: Partial<WorkerOutcome> & { ok: boolean }): WorkerOutcome => ({
-      console: consoleEntries, pages: this.pageInfos(), artifacts, warnings, ...outcome,
+      console: consoleEntries, pages: this.pageInfos(), artifacts, warnings, ...blocked.outcome(), ...outcome,
     });
     if (this.now() >= deadline) {
       return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", "the budget ran out while the previous run of this session settled").toJSON() });
@@ -79,25 +99,35 @@ export class WorkerSession {
       return finish({ ok: false, error: toBwError(error).toJSON() });
     }
     try {
-      await this.ensurePage();
+      await this.pages.ensure();
     } catch (error) {
       return finish({ ok: false, error: toBwError(error, "BROWSER_UNAVAILABLE").toJSON() });
     }
 
     let resolveDone!: Run["done"];
     const done = new Promise<Parameters<Run["done"]>[0]>((resolve) => (resolveDone = resolve));
-    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, timers: new Map(), done: resolveDone };
+    let resolveCancel!: () => void;
+    const cancelled = new Promise<"cancelled">((resolve) => (resolveCancel = () => resolve("cancelled")));
+    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, timers: new Map(), inflight: new Set(), done: resolveDone, cancel: resolveCancel, blocked };
     this.run = run;
+    this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
+    this.onEnter(this.name);
     this.sandbox.run(compiled, run.token);
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));
-    const outcome = await Promise.race([done, timedOut]);
+    const outcome = await Promise.race([done, timedOut, cancelled]);
     clearTimeout(timer);
     this.endRun(run);
+    if (outcome === "timeout" || outcome === "cancelled") {
+      const calls = Promise.allSettled([...run.inflight]).then(() => undefined);
+      this.settled = Promise.race([done.then(() => undefined), calls, new Promise<void>((r) => setTimeout(r, SETTLE_GRACE_MS))]);
+    }
+    if (outcome === "cancelled") {
+      return finish({ ok: false, error: new BwError("CANCELLED", "the run was cancelled").toJSON() });
+    }
     if (outcome === "timeout") {
-      this.settled = Promise.race([done.then(() => undefined), new Promise<void>((r) => setTimeout(r, SETTLE_GRACE_MS))]);
       return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", `the snippet did not finish within its budget of ${budgetMs} ms`).toJSON() });
     }
     if (outcome.ok) {
@@ -105,14 +135,27 @@ export class WorkerSession {
       return finish(value && typeof value === "object" && value.__bwUndefined === true ? { ok: true } : { ok: true, result: outcome.value });
     }
     const e = outcome.error ?? { name: "Error", message: "unknown error" };
+    // A navigation the guard refused keeps its code when the snippet lets it through.
+    if (blocked.codeFor(e.message)) return finish({ ok: false, error: new BwError("BLOCKED_URL", e.message).toJSON() });
     return finish({ ok: false, error: new BwError("SNIPPET_ERROR", e.name && e.name !== "Error" ? `${e.name}: ${e.message}` : e.message).toJSON() });
+  }
+
+  /** Cancels the run in flight if it is `runId`. */
+  cancel(runId: string): boolean {
+    if (!this.run || this.run.runId !== runId || this.run.over) return false;
+    this.run.cancel();
+    return true;
   }
 
   private endRun(run: Run): void {
     run.over = true;
     for (const t of run.timers.values()) clearTimeout(t);
     run.timers.clear();
-    if (this.run === run) this.run = undefined;
+    this.sandbox.endRun(run.token);
+    if (this.run === run) {
+      this.run = undefined;
+      this.events.endRun();
+    }
   }
 
   private liveRun(token: unknown): Run {
@@ -135,15 +178,15 @@ export class WorkerSession {
     const run = this.liveRun(m.token);
     switch (m.op) {
       case "activePage":
-        return this.activePageId();
+        return this.pages.active();
       case "pages":
-        return this.pageInfos();
-      case "usePage": {
-        const id = String(m.pageId);
-        if (!this.pages.has(id)) throw new BwError("INVALID_ARGUMENT", `no page ${id} in session ${this.name}`);
-        this.activeId = id;
-        return id;
-      }
+        return this.pages.infos();
+      case "usePage":
+        return this.pages.use(m.pageId);
+      case "frames":
+        return this.dispatch.frames(m);
+      case "listen":
+        return this.events.listen(run.token, String(m.pageId), String(m.event), m.on === true);
       case "console":
         this.pushConsole(run, { type: String(m.type), text: String(m.text), source: "snippet" });
         return null;
@@ -151,7 +194,7 @@ export class WorkerSession {
         const id = this.nextTimerId++;
         // A timer past the deadline simply never fires: the run is over by then.
         const ms = Math.min(Math.max(0, Number(m.ms) || 0), 2 ** 31 - 1);
-        run.timers.set(id, setTimeout(() => { run.timers.delete(id); if (!run.over) this.sandbox.fireTimer(id); }, ms));
+        run.timers.set(id, setTimeout(() => { run.timers.delete(id); if (!run.over) { this.onEnter(this.name); this.sandbox.fireTimer(id); } }, ms));
         return id;
       }
       case "clearTimeout": {
@@ -162,61 +205,51 @@ export class WorkerSession {
       }
       case "scope":
         return this.callScope(run, m, "sync");
-      case "callSync": {
-        const page = this.page(m.pageId);
-        const method = String(m.method);
-        if (!isAllowed("page", method, "sync")) throw new BwError("INVALID_ARGUMENT", `page.${method} is not available`);
-        return toWireResult((page as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!(...decodeArgs(m.args)));
-      }
+      case "callSync":
+        return this.dispatch.callSync(m);
       default:
         throw new BwError("INVALID_ARGUMENT", `unknown sandbox operation ${String(m.op)}`);
     }
   }
 
-  private async handleAsync(m: Record<string, unknown>): Promise<unknown> {
+  private handleAsync(m: Record<string, unknown>): Promise<unknown> {
     const run = this.liveRun(m.token);
+    // A cut-off run has settled once the browser calls it started have returned.
+    const call = this.dispatchAsync(run, m);
+    run.inflight.add(call);
+    void call.catch(() => {}).finally(() => run.inflight.delete(call));
+    return call;
+  }
+
+  private async dispatchAsync(run: Run, m: Record<string, unknown>): Promise<unknown> {
     switch (m.op) {
       case "call":
         return this.call(run, m);
       case "scope":
         return this.callScope(run, m, "async");
       case "openPage": {
-        const id = await this.newPage();
-        if (typeof m.url === "string" && m.url !== "") await this.page(id).goto(m.url, { timeout: this.remaining(run) });
-        this.activeId = id;
-        return id;
+        const url = typeof m.url === "string" && m.url !== "" ? m.url : undefined;
+        if (url !== undefined) await run.blocked.guardCall(async () => assertNavigable(url));
+        const id = await this.pages.open();
+        if (url !== undefined) await run.blocked.guardCall(() => this.pages.get(id).goto(url, { timeout: this.remaining(run) }));
+        return this.pages.use(id);
       }
       case "closePage": {
-        const id = m.pageId === undefined || m.pageId === null ? this.activePageId() : String(m.pageId);
-        await this.page(id).close();
+        const id = m.pageId === undefined || m.pageId === null ? this.pages.active() : String(m.pageId);
+        await this.pages.get(id).close();
         return null;
       }
+      case "dialog":
+        return this.events.dialogAction(run.token, String(m.dialogId), m.action, m.promptText);
       default:
         throw new BwError("INVALID_ARGUMENT", `unknown sandbox operation ${String(m.op)}`);
     }
   }
 
   private async call(run: Run, m: Record<string, unknown>): Promise<unknown> {
-    const target = String(m.target) as FacadeTarget;
-    const method = String(m.method);
-    if (!["page", "locator", "keyboard", "mouse"].includes(target) || !isAllowed(target, method, "async")) {
-      throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available to snippets`);
-    }
-    const page = this.page(m.pageId);
-    const remaining = this.remaining(run);
-    page.setDefaultTimeout(remaining);
-    page.setDefaultNavigationTimeout(remaining);
-    let receiver: unknown = page;
-    if (target === "keyboard") receiver = page.keyboard;
-    if (target === "mouse") receiver = page.mouse;
-    if (target === "locator") receiver = this.buildLocator(page, m.chain);
-    if (method === "goto") assertNavigable(decodeArgs(m.args)[0]);
-    const fn = (receiver as Record<string, (...a: unknown[]) => Promise<unknown>>)[method];
-    if (typeof fn !== "function") throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available in this Playwright version`);
-    const args = clampTimeouts(decodeArgs(m.args), remaining);
-    const result = await fn.apply(receiver, args);
+    const result = await this.dispatch.call(m, this.remaining(run), (action) => run.blocked.guardCall(action));
     this.liveRun(m.token);
-    return toWireResult(result);
+    return result;
   }
 
   private callScope(run: Run, m: Record<string, unknown>, kind: "sync" | "async"): unknown {
@@ -229,7 +262,7 @@ export class WorkerSession {
     return {
       session: this.name,
       runId: run.runId,
-      activePage: () => this.page(this.activePageId()),
+      activePage: () => this.pages.get(this.pages.active()),
       remainingMs: () => this.remaining(run),
       addArtifact: (artifact) => { run.artifacts.push(artifact); },
       addWarning: (warning) => { run.warnings.push(warning); },
@@ -237,52 +270,14 @@ export class WorkerSession {
     };
   }
 
-  private buildLocator(page: Page, chain: unknown): unknown {
-    if (!Array.isArray(chain) || chain.length === 0 || chain.length > 32) throw new BwError("INVALID_ARGUMENT", "malformed locator");
-    let current: unknown = page;
-    for (const step of chain) {
-      const { m, a } = (step ?? {}) as { m?: unknown; a?: unknown };
-      if (typeof m !== "string" || !isAllowed("locator", m, "builders")) throw new BwError("INVALID_ARGUMENT", `locator step ${String(m)} is not available`);
-      current = (current as Record<string, (...x: unknown[]) => unknown>)[m]!(...decodeArgs(a));
-    }
-    return current;
-  }
-
-  private page(pageId: unknown): Page {
-    const page = this.pages.get(String(pageId));
-    if (!page) throw new BwError("INVALID_ARGUMENT", `no page ${String(pageId)} in session ${this.name}`);
-    return page;
-  }
-
-  private activePageId(): string {
-    if (this.activeId === undefined || !this.pages.has(this.activeId)) {
-      const first = this.pages.keys().next();
-      if (first.done) throw new BwError("INVALID_ARGUMENT", "this session has no open page: call openPage()");
-      this.activeId = first.value;
-    }
-    return this.activeId;
-  }
-
-  private async ensurePage(): Promise<void> {
-    if (this.pages.size === 0) this.activeId = await this.newPage();
-  }
-
-  private async newPage(): Promise<string> {
-    if (this.pages.size >= MAX_PAGES_PER_SESSION) {
-      throw new BwError("LIMIT_EXCEEDED", `a session holds at most ${MAX_PAGES_PER_SESSION} pages; close one with closePage()`);
-    }
-    const context = await this.getContext();
-    const page = await context.newPage();
-    const id = `p${this.nextPageNumber++}`;
-    this.pages.set(id, page);
-    page.on("close", () => {
-      this.pages.delete(id);
-      if (this.activeId === id) this.activeId = undefined;
-    });
+  /** Every page of the session, as it opens: console capture and the events snippets may handle. */
+  private onNewPage(pageId: string, page: Page): void {
     page.on("console", (msg) => {
       if (this.run) this.pushConsole(this.run, { type: msg.type(), text: msg.text(), source: "page" });
+      this.events.onConsole(pageId, msg);
     });
-    return id;
+    page.on("pageerror", (error) => this.events.onPageError(pageId, error));
+    page.on("dialog", (dialog) => this.events.onDialog(pageId, dialog));
   }
 
   private pushConsole(run: Run, entry: ConsoleEntry): void {
@@ -291,44 +286,34 @@ export class WorkerSession {
   }
 
   pageInfos(): PageInfo[] {
-    const infos: PageInfo[] = [];
-    for (const [pageId, page] of this.pages) {
-      infos.push({ pageId, url: page.url(), title: "", active: pageId === this.activeId });
-    }
-    return infos;
+    return this.pages.infos();
   }
 
-  async pageInfosWithTitles(): Promise<PageInfo[]> {
-    const infos = this.pageInfos();
-    // A page stuck in a navigation must not hold the envelope back.
-    const bound = new Promise<string>((r) => setTimeout(() => r(""), TITLE_WAIT_MS).unref());
-    await Promise.all(infos.map(async (info) => {
-      const page = this.pages.get(info.pageId);
-      info.title = page ? await Promise.race([page.title().catch(() => ""), bound]) : "";
-    }));
-    return infos;
+  pageInfosWithTitles(): Promise<PageInfo[]> {
+    return this.pages.infosWithTitles();
+  }
+
+  /** Whether `page` is one of this session's pages (downloads are approved per session). */
+  ownsPage(page: Page): boolean {
+    return this.pages.includes(page);
+  }
+
+  /** The guard refused a request of `page` (or a connection of no known page): the run in flight lists it. */
+  noteBlocked(entry: Omit<BlockedRequest, "count">, page: Page | undefined): void {
+    const run = this.run;
+    if (run === undefined || run.over) return;
+    if (page !== undefined && !this.pages.includes(page)) return;
+    run.blocked.add(entry);
   }
 
   /** Forget pages without closing them (the browser they lived in is gone). */
   dropPages(): boolean {
-    const had = this.pages.size > 0;
-    this.pages.clear();
-    this.activeId = undefined;
-    return had;
+    return this.pages.drop();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.run) this.endRun(this.run);
-    await Promise.all([...this.pages.values()].map((p) => p.close().catch(() => {})));
-    this.pages.clear();
-  }
-}
-
-const NAVIGABLE = /^(https?:|about:blank$|data:|blob:)/i;
-
-function assertNavigable(url: unknown): void {
-  if (typeof url !== "string" || !NAVIGABLE.test(url.trim())) {
-    throw new BwError("BLOCKED_URL", `goto accepts http, https, about:blank, data: and blob: URLs only, not ${JSON.stringify(String(url)).slice(0, 200)}`);
+    await this.pages.closeAll();
   }
 }

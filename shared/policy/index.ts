@@ -1,21 +1,8 @@
-// The network policy's public surface. The worker needs only `decision-cache.js`
-// and `target-url.js`, which hold no policy logic; import those directly there.
+// The network policy's public surface (daemon and client side). The worker
+// never imports this folder: what it needs to ask and cache is in shared/guard/.
 export { NetworkPolicy } from "./network-policy.js";
 export { answerGuardCheck } from "./guard-answer.js";
-export {
-  CachedGuard,
-  DecisionCache,
-  decisionCacheKey,
-  readGuardAnswer,
-  GUARD_CACHE_DEFAULT_MAX_ENTRIES,
-  GUARD_CACHE_MAX_TTL_MS,
-  NEVER_CACHED_RESOURCE_TYPES,
-  type CachedGuardOptions,
-  type DecisionCacheOptions,
-  type GuardAsk,
-} from "./decision-cache.js";
-export { proxyTarget, type ProxyTarget } from "./target-url.js";
-export { hostForUrl, normalizeHost, type HostKind, type HostParse, type NormalizedHost } from "./host-normalize.js";
+export { hostForUrl, normalizeHost, type HostKind, type HostParse, type NormalizedHost } from "../guard/host-normalize.js";
 export {
   classifyHost,
   classifyNormalizedHost,

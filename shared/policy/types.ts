@@ -1,24 +1,8 @@
-// The shapes every layer of the guard speaks: what was asked, and the answer.
+// The policy's own shapes: the hook, the options and anything with `check`.
+// What every layer asks and answers lives in shared/guard/types.ts.
+import type { PolicyDecision, RequestDetails } from "../guard/types.js";
 
-/** Which layer asked: the proxy sees only host and port, routing sees the request, the CLI asks by hand. */
-export type GuardLayer = "proxy" | "route" | "cli";
-
-export const GUARD_LAYERS: readonly GuardLayer[] = Object.freeze(["proxy", "route", "cli"]);
-
-export interface RequestDetails {
-  readonly layer: GuardLayer;
-  readonly method?: string;
-  /** Playwright's resource type (`document`, `script`, `image`, `websocket`, ...), or `download`. */
-  readonly resourceType?: string;
-  readonly isNavigation?: boolean;
-  /** For an address the proxy resolved: the host name it came from. */
-  readonly resolvedFrom?: string;
-}
-
-export interface PolicyDecision {
-  readonly allowed: boolean;
-  readonly reason: string;
-}
+export { GUARD_LAYERS, type GuardAnswer, type GuardLayer, type PolicyDecision, type RequestDetails } from "../guard/types.js";
 
 /** What a custom hook may return: a decision (reason optional) or null/undefined to keep the built-in one. */
 export type CustomDecision = { allowed: boolean; reason?: string } | null | undefined;
@@ -28,11 +12,6 @@ export type CustomHook = (url: string, details: RequestDetails) => CustomDecisio
 /** Anything the guard service can ask; only a stock NetworkPolicy says its answers may be cached. */
 export interface PolicyLike {
   check(url: string, details: RequestDetails): PolicyDecision | Promise<PolicyDecision>;
-}
-
-/** A decision as it crosses to the worker: `cacheable` is true only for a stock policy. */
-export interface GuardAnswer extends PolicyDecision {
-  readonly cacheable: boolean;
 }
 
 /** Options that cross a process boundary: everything but the hook. */

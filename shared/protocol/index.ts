@@ -5,3 +5,6 @@ export * from "./declare.js";
 export * from "./daemon.js";
 export * from "./session.js";
 export * from "./worker.js";
+export * from "./guard.js";
+export * from "./vault.js";
+export * from "./artifacts.js";

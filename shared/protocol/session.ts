@@ -1,6 +1,7 @@
 // client → daemon: running snippets in sessions.
 import type { Envelope } from "../envelope.js";
-import { obj, optional, str } from "../validate.js";
+import type { TranscriptEntry } from "../transcript-format.js";
+import { bool, num, obj, optional, str } from "../validate.js";
 import { declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
 
 export interface SessionSummary {
@@ -16,6 +17,17 @@ export const SessionExec = declare<Envelope>()("session.exec", obj({
   code: str({ max: MAX_CODE_CHARS }),
   timeoutMs: optional(timeoutMsParam),
   runId: optional(runIdParam),
+  /** Accept downloads this session's pages start during the run (a snippet cannot approve itself). */
+  approveDownloads: optional(bool()),
 }));
 export const SessionList = declare<{ sessions: SessionSummary[] }>()("session.list", optional(obj({})));
 export const SessionClose = declare<{ closed: boolean }>()("session.close", obj({ session: nameParam("session") }));
+
+export const RunAttach = declare<Envelope>()("run.attach", obj({ runId: runIdParam }));
+export const RunCancel = declare<{ cancelled: boolean }>()("run.cancel", obj({ runId: runIdParam }));
+
+export const TranscriptRead = declare<{ entries: TranscriptEntry[]; lastSeq: number }>()("transcript.read", obj({
+  session: nameParam("session"),
+  sinceSeq: optional(num({ min: 0, integer: true })),
+  limit: optional(num({ min: 1, max: 10_000, integer: true })),
+}));

@@ -1,6 +1,6 @@
 // daemon → worker: the browser side of sessions.
 import type { WorkerOutcome } from "../envelope.js";
-import { bool, custom, obj, optional, str } from "../validate.js";
+import { bool, custom, num, obj, optional, str } from "../validate.js";
 import { declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
 
 export interface WorkerInit {
@@ -23,7 +23,17 @@ export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
   code: str({ max: MAX_CODE_CHARS }),
   runId: runIdParam,
   budgetMs: timeoutMsParam,
+  approveDownloads: optional(bool()),
 }));
+export const WorkerCancel = declare<{ cancelled: boolean }>()("worker.cancel", obj({ session: nameParam("session"), runId: runIdParam }));
 export const WorkerCloseSession = declare<{ closed: boolean }>()("worker.closeSession", obj({ session: nameParam("session") }));
 export const WorkerPing = declare<{ now: number; browser: { running: boolean } }>()("worker.ping", optional(obj({})));
 export const WorkerShutdown = declare<{ ok: true }>()("worker.shutdown", optional(obj({})));
+
+// ---- worker → daemon -------------------------------------------------------
+
+/** Sent by the worker's watchdog thread when a snippet holds the event loop. */
+export const WorkerBlocked = declare<null>()("worker.blocked", obj({
+  session: custom((v, p) => (v === null ? null : nameParam("session")(v, p))),
+  blockedMs: num({ min: 0 }),
+}));

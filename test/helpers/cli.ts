@@ -91,3 +91,35 @@ export async function destroyHome(home: string): Promise<void> {
   }
   rmSync(home, { recursive: true, force: true });
 }
+
+export interface StartedCli {
+  child: ReturnType<typeof spawn>;
+  result: Promise<CliResult>;
+}
+
+/** Like runCli, but hands back the process too (to signal it while it runs). */
+export function startCli(args: string[], options: { home: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): StartedCli {
+  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.home, options.env), stdio: ["pipe", "pipe", "pipe"] });
+  const result = new Promise<CliResult>((resolve, reject) => {
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`betterwright ${args.join(" ")} did not finish; stderr: ${stderr}`));
+    }, options.timeoutMs ?? 90_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+  });
+  child.stdin.end(options.input ?? "");
+  return { child, result };
+}

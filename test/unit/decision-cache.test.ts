@@ -1,16 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
 import { BwError } from "../../shared/errors.js";
 import {
-  answerGuardCheck,
   CachedGuard,
   DecisionCache,
   decisionCacheKey,
   GUARD_CACHE_MAX_TTL_MS,
-  NetworkPolicy,
   type GuardAnswer,
-  type PolicyLike,
   type RequestDetails,
-} from "../../shared/policy/index.js";
+} from "../../shared/guard/index.js";
+import { answerGuardCheck, NetworkPolicy, type PolicyLike } from "../../shared/policy/index.js";
 
 const SCRIPT: RequestDetails = { layer: "route", method: "GET", resourceType: "script" };
 const PROXY: RequestDetails = { layer: "proxy" };

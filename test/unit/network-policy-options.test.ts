@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BwError } from "../../shared/errors.js";
-import { NetworkPolicy, parseHostPattern, proxyTarget, type NetworkPolicyOptions } from "../../shared/policy/index.js";
+import { proxyTarget } from "../../shared/guard/index.js";
+import { NetworkPolicy, parseHostPattern, type NetworkPolicyOptions } from "../../shared/policy/index.js";
 
 function expectInvalid(build: () => unknown): void {
   try {

@@ -1,11 +1,18 @@
-// Arguments from the context arrive as JSON; functions arrive as source text
-// and become host functions whose toString() is that text. Playwright only
+// Arguments from the context arrive as JSON. Functions arrive as source text
+// and become host functions whose toString() is that text: Playwright only
 // ever serialises them to send to the page, so model code is never compiled
-// in the worker's realm.
+// in the worker's realm. RegExps arrive as source and flags, locators as
+// their builder chains (rebuilt by the caller's resolver).
 
-export function decodeArg(value: unknown): unknown {
+export type LocatorResolver = (descriptor: unknown) => unknown;
+
+function refuseLocator(): never {
+  throw new Error("a locator cannot be passed here");
+}
+
+export function decodeArg(value: unknown, resolveLocator: LocatorResolver = refuseLocator): unknown {
   if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(decodeArg);
+  if (Array.isArray(value)) return value.map((v) => decodeArg(v, resolveLocator));
   const record = value as Record<string, unknown>;
   if (typeof record.__bwFn === "string") {
     const source = record.__bwFn;
@@ -16,20 +23,28 @@ export function decodeArg(value: unknown): unknown {
     return carrier;
   }
   if (record.__bwUndefined === true) return undefined;
+  if (Array.isArray(record.__bwRegExp)) {
+    const [source, flags] = record.__bwRegExp as unknown[];
+    return new RegExp(String(source), String(flags));
+  }
+  if (record.__bwLocator !== undefined) return resolveLocator(record.__bwLocator);
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record)) out[k] = decodeArg(v);
+  for (const [k, v] of Object.entries(record)) {
+    // A "__proto__" key from JSON is data, never a prototype.
+    Object.defineProperty(out, k, { value: decodeArg(v, resolveLocator), enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 
-export function decodeArgs(value: unknown): unknown[] {
-  return Array.isArray(value) ? value.map(decodeArg) : [];
+export function decodeArgs(value: unknown, resolveLocator?: LocatorResolver): unknown[] {
+  return Array.isArray(value) ? value.map((v) => decodeArg(v, resolveLocator)) : [];
 }
 
 /** Clamp any `timeout` option to what is left of the run's budget (0 means "no timeout" to Playwright). */
 export function clampTimeouts(args: unknown[], remainingMs: number): unknown[] {
   const limit = Math.max(1, Math.floor(remainingMs));
   return args.map((arg) => {
-    if (arg === null || typeof arg !== "object" || Array.isArray(arg) || typeof arg === "function") return arg;
+    if (arg === null || typeof arg !== "object" || Array.isArray(arg) || typeof arg === "function" || arg instanceof RegExp) return arg;
     const options = arg as Record<string, unknown>;
     if (!("timeout" in options)) return arg;
     const t = options.timeout;

@@ -2,36 +2,59 @@
 // in the context (`sandboxBootstrap.toString()`), so it must not refer to
 // anything outside its own body. The host hands it exactly two host functions,
 // which it keeps in this closure and only ever calls with strings; every value
-// it gives the snippet is made here, in the context's realm.
+// it gives the snippet is made here, in the context's realm. Snippet code
+// (the run, timer callbacks, event handlers) is always started from a
+// context promise job, so no host frame sits below it on the stack.
 /* eslint-disable */
+import type { contextBuiltins } from "./context-builtins.js";
+import type { contextEvents } from "./context-events.js";
+import type { contextFacades, RunFacades } from "./context-facades.js";
 
 export type HostSync = (message: string) => string;
 export type HostAsync = (message: string, resolve: (json: string) => void, reject: (json: string) => void) => void;
 
+/** Context-realm functions compiled from their own source text, handed to the bootstrap. */
+export interface ContextParts {
+  builtins: typeof contextBuiltins;
+  facades: typeof contextFacades;
+  events: typeof contextEvents;
+}
+
 export interface ContextApi {
   /** Starts a compiled snippet; completion arrives at the host as a `done` message. */
   run(compiled: (scope: object) => unknown, token: string): void;
+  /** The run is over: its timers and event handlers are dropped and never called again. */
+  end(token: string): void;
   /** An Error made in the context's realm, for host code that must throw into it. */
   error(message: string): Error;
   /** Delivers a host timer firing into the context. */
   fire(timerId: number): void;
+  /** Delivers a page event (JSON) to the run's handlers; false when the run has none for it. */
+  emit(token: string, eventJson: string): boolean;
 }
 
-export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJson: string): ContextApi {
+export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJson: string, parts: ContextParts): ContextApi {
   "use strict";
   const { parse, stringify } = JSON;
   const spec = parse(specJson);
   const PromiseCtor = Promise;
   const promiseThen = Promise.prototype.then;
+  const resolved = Promise.resolve();
   const apply = Reflect.apply;
   const defineProperty = Object.defineProperty;
   const freeze = Object.freeze;
   const create = Object.create;
+  const keysOf = Object.keys;
   const ErrorCtor = Error;
+  const RegExpCtor = RegExp;
   const fnToString = Function.prototype.toString;
   const isArray = Array.isArray;
-  const MapCtor = Map;
+  const arrayFrom = Array.from;
+  const MapCtor = Map, SetCtor = Set, DateCtor = Date;
   const mapGet = Map.prototype.get, mapSet = Map.prototype.set, mapDelete = Map.prototype.delete;
+  const WeakMapCtor = WeakMap;
+  const wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set;
+  const isFiniteNumber = Number.isFinite;
 
   function makeError(shape: { name?: string; message?: string; code?: string }): Error {
     const error = new ErrorCtor(String(shape.message ?? "error"));
@@ -39,36 +62,76 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
     if (shape.code) defineProperty(error, "code", { value: String(shape.code), configurable: true, writable: true, enumerable: true });
     return error;
   }
+  const mk = (name: string, message: string) => makeError({ name, message });
+
+  // A host function can still throw (a stack overflow inside it makes a host
+  // RangeError): never let that object through, replace it with ours.
+  function host(text: string): string {
+    try {
+      return hostSync(text);
+    } catch {
+      throw mk("Error", "the call did not reach the browser (stack exhausted?)");
+    }
+  }
 
   function callSync(message: object): any {
-    const reply = parse(hostSync(stringify(message)));
+    const reply = parse(host(stringify(message)));
     if (reply.error) throw makeError(reply.error);
     return reply.value;
   }
 
   function callAsync(message: object): Promise<any> {
     return new PromiseCtor((resolve, reject) => {
-      hostAsync(stringify(message), (json) => resolve(parse(json)), (json) => reject(makeError(parse(json))));
+      const text = stringify(message);
+      try {
+        hostAsync(text, (json) => resolve(parse(json)), (json) => reject(makeError(parse(json))));
+      } catch {
+        reject(mk("Error", "the call did not reach the browser (stack exhausted?)"));
+      }
     });
   }
 
-  // Functions (page.evaluate callbacks) travel as source text; everything else as JSON.
+  const then = (p: unknown, onOk: (v: any) => unknown, onErr?: (e: unknown) => unknown) => apply(promiseThen, p, [onOk, onErr]);
+  /** Runs `fn` from a context promise job, after the current host call has returned. */
+  const later = (fn: () => void) => { then(resolved, fn); };
+
+  // Facades are tagged: a label when one ends up in a result, a descriptor when passed as an argument.
+  const labels = new WeakMapCtor<object, string>();
+  const descriptors = new WeakMapCtor<object, object>();
+  function tag(facade: object, label: string, descriptor?: object): void {
+    apply(wmSet, labels, [facade, label]);
+    if (descriptor) apply(wmSet, descriptors, [facade, descriptor]);
+  }
+
+  // Functions (page.evaluate callbacks) travel as source text, RegExps as source and flags,
+  // locators as their chains; everything else as JSON.
+  function replacer(_key: string, value: unknown): unknown {
+    if (typeof value === "function") return { __bwFn: apply(fnToString, value, []) };
+    if (value === undefined) return { __bwUndefined: true };
+    if (value !== null && typeof value === "object") {
+      const d = apply(wmGet, descriptors, [value]);
+      if (d) return d;
+      const label = apply(wmGet, labels, [value]);
+      if (label) return label;
+      if (value instanceof RegExpCtor) return { __bwRegExp: [String(value.source), String(value.flags)] };
+    }
+    return value;
+  }
   function encodeArgs(args: unknown[]): unknown[] {
     const out: unknown[] = [];
-    for (let i = 0; i < args.length; i++) {
-      const a = args[i];
-      out[i] = typeof a === "function" ? { __bwFn: apply(fnToString, a, []) } : a === undefined ? { __bwUndefined: true } : a;
-    }
+    for (let i = 0; i < args.length; i++) out[i] = parse(stringify(args[i], replacer) ?? "null");
     return out;
   }
 
   function safe(value: unknown, depth: number, seen: unknown[]): unknown {
     if (value === null || typeof value === "boolean" || typeof value === "string") return value;
-    if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
+    if (typeof value === "number") return isFiniteNumber(value) ? value : String(value);
     if (typeof value === "bigint") return `${value}n`;
     if (typeof value === "undefined") return null;
     if (typeof value === "symbol") return String(value);
     if (typeof value === "function") return `[Function ${(value as { name?: string }).name || "anonymous"}]`;
+    const label = apply(wmGet, labels, [value]);
+    if (label) return label;
     if (depth > 20) return "[MaxDepth]";
     if (seen.indexOf(value) !== -1) return "[Circular]";
     seen.push(value);
@@ -79,12 +142,13 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
         for (let i = 0; i < value.length && i < 10000; i++) out[i] = safe(value[i], depth + 1, seen);
         return out;
       }
-      if (value instanceof MapCtor) return safe(Array.from(value.entries()), depth, seen);
-      if (value instanceof Set) return safe(Array.from(value.values()), depth, seen);
-      if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+      if (value instanceof MapCtor) return safe(arrayFrom(value.entries()), depth, seen);
+      if (value instanceof SetCtor) return safe(arrayFrom(value.values()), depth, seen);
+      if (value instanceof DateCtor) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+      if (value instanceof RegExpCtor) return String(value);
       const out: Record<string, unknown> = {};
       let count = 0;
-      for (const key of Object.keys(value as object)) {
+      for (const key of keysOf(value as object)) {
         if (++count > 10000) break;
         out[key] = safe((value as Record<string, unknown>)[key], depth + 1, seen);
       }
@@ -102,51 +166,46 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
     return parts.join(" ");
   }
 
-  function makeScope(token: string): object {
-    function call(target: string, pageId: string, method: string, args: unknown[], chain?: unknown[]): Promise<unknown> {
-      return callAsync({ op: "call", token, target, pageId, method, args: encodeArgs(args), chain });
-    }
-    function locatorFacade(pageId: string, chain: { m: string; a: unknown[] }[]): object {
-      const loc = create(null);
-      for (const m of spec.locator.builders) {
-        loc[m] = (...args: unknown[]) => locatorFacade(pageId, [...chain, { m, a: encodeArgs(args) }]);
-      }
-      for (const m of spec.locator.async) loc[m] = (...args: unknown[]) => call("locator", pageId, m, args, chain);
-      return freeze(loc);
-    }
-    const pageFacades = new MapCtor<string, object>();
-    function pageFacade(pageId: string): object {
-      const known = apply(mapGet, pageFacades, [pageId]);
-      if (known) return known as object;
-      const p = create(null);
-      for (const m of spec.page.async) p[m] = (...args: unknown[]) => call("page", pageId, m, args);
-      for (const m of spec.page.sync) p[m] = (...args: unknown[]) => callSync({ op: "callSync", token, target: "page", pageId, method: m, args: encodeArgs(args) });
-      for (const m of spec.locator.builders) {
-        if (m === "locator" || m.startsWith("getBy")) p[m] = (...args: unknown[]) => locatorFacade(pageId, [{ m, a: encodeArgs(args) }]);
-      }
-      const keyboard = create(null), mouse = create(null);
-      for (const m of spec.keyboard.async) keyboard[m] = (...args: unknown[]) => call("keyboard", pageId, m, args);
-      for (const m of spec.mouse.async) mouse[m] = (...args: unknown[]) => call("mouse", pageId, m, args);
-      p.keyboard = freeze(keyboard);
-      p.mouse = freeze(mouse);
-      p.pageId = pageId;
-      freeze(p);
-      apply(mapSet, pageFacades, [pageId, p]);
-      return p;
-    }
+  const builtins = parts.builtins((name, args) => callSync({ op: "pure", name, args }), mk);
+  const facades = parts.facades({ spec, callSync, callAsync, encodeArgs, tag, makeError: mk });
+
+  // The context's global: null prototype, plus the session-wide pure built-ins.
+  Object.setPrototypeOf(globalThis, null);
+  for (const name of keysOf(builtins)) defineProperty(globalThis, name, { value: (builtins as Record<string, unknown>)[name], writable: true, configurable: true });
+
+  interface RunState { facades: RunFacades | null }
+  const runs = new MapCtor<string, RunState>();
+  const timers = new MapCtor<number, { token: string; fn: () => void }>();
+  const state = create(null);
+
+  function live(token: string): RunState | undefined {
+    return apply(mapGet, runs, [token]) as RunState | undefined;
+  }
+
+  function report(token: string, what: string, error: unknown): void {
+    const message = error !== null && typeof error === "object" ? String((error as Error).message) : String(error);
+    try { callSync({ op: "console", token, type: "error", text: `${what} threw: ${message}` }); } catch { /* the run is over */ }
+  }
+
+  const events = parts.events({ callSync, callAsync, makeError, report, facadesOf: (token) => live(token)?.facades ?? null });
+
+  function makeScope(token: string, rs: RunState): object {
+    const pages = facades.forRun(token, events.hooks(token));
+    rs.facades = pages;
     const scope = create(null);
-    defineProperty(scope, "page", { get: () => pageFacade(callSync({ op: "activePage", token })), enumerable: true });
+    defineProperty(scope, "page", { get: () => pages.page(callSync({ op: "activePage", token })), enumerable: true });
     scope.state = state;
     scope.pages = () => callSync({ op: "pages", token });
-    scope.openPage = (url?: string) => apply(promiseThen, callAsync({ op: "openPage", token, url }), [(id: string) => pageFacade(id)]);
-    scope.usePage = (pageId: string) => pageFacade(callSync({ op: "usePage", token, pageId }));
-    scope.closePage = (pageId?: string) => callAsync({ op: "closePage", token, pageId });
+    scope.openPage = (url?: string) => then(callAsync({ op: "openPage", token, url: url === undefined ? null : String(url) }), (id: string) => pages.page(id));
+    scope.usePage = (pageId: string) => pages.page(callSync({ op: "usePage", token, pageId: String(pageId) }));
+    scope.closePage = (pageId?: string) => callAsync({ op: "closePage", token, pageId: pageId === undefined ? null : String(pageId) });
     const con = create(null);
-    for (const type of ["log", "info", "warn", "error", "debug"]) {
-      con[type] = (...args: unknown[]) => { callSync({ op: "console", token, type, text: format(args) }); };
+    for (const type of ["log", "info", "warn", "error", "debug", "dir", "table", "trace"]) {
+      const as = type === "dir" || type === "table" || type === "trace" ? "log" : type;
+      con[type] = (...args: unknown[]) => { callSync({ op: "console", token, type: as, text: format(args) }); };
     }
     scope.console = freeze(con);
-    // Service globals (credentials.fill, screenshot…), generated from their names.
+    // Service globals (credentials.fill, screenshot, snapshot…), generated from their names.
     const groups = create(null);
     for (const kind of ["async", "sync"]) {
       for (const name of spec.scope[kind] as string[]) {
@@ -162,57 +221,73 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
         }
       }
     }
-    for (const group of Object.keys(groups)) scope[group] = freeze(groups[group]);
+    for (const group of keysOf(groups)) scope[group] = freeze(groups[group]);
     scope.setTimeout = (fn: unknown, ms?: number, ...args: unknown[]) => {
-      if (typeof fn !== "function") throw makeError({ name: "TypeError", message: "setTimeout needs a function" });
+      if (typeof fn !== "function") throw mk("TypeError", "setTimeout needs a function");
       const id = callSync({ op: "setTimeout", token, ms: Number(ms) || 0 }) as number;
-      apply(mapSet, liveTimers, [id, () => apply(fn, undefined, args)]);
+      apply(mapSet, timers, [id, { token, fn: () => apply(fn, undefined, args) }]);
       return id;
     };
     scope.clearTimeout = (id: number) => {
-      apply(mapDelete, liveTimers, [id]);
+      apply(mapDelete, timers, [id]);
       callSync({ op: "clearTimeout", token, id });
     };
     return freeze(scope);
   }
 
-  const state = create(null);
-  const liveTimers = new MapCtor<number, () => void>();
-
   function finish(token: string, ok: boolean, value: unknown): void {
     let payload: unknown;
-    if (ok) {
-      payload = { op: "done", token, ok: true, value: value === undefined ? { __bwUndefined: true } : safe(value, 0, []) };
-    } else {
-      const e = value as { name?: unknown; message?: unknown; stack?: unknown } | null;
-      const isErr = e !== null && typeof e === "object";
-      payload = {
-        op: "done", token, ok: false,
-        error: { name: isErr ? String(e.name ?? "Error") : "Error", message: isErr ? String(e.message ?? "") : String(value), stack: isErr && typeof e.stack === "string" ? e.stack : undefined },
-      };
+    try {
+      if (ok) {
+        payload = { op: "done", token, ok: true, value: value === undefined ? { __bwUndefined: true } : safe(value, 0, []) };
+      } else {
+        const e = value as { name?: unknown; message?: unknown; stack?: unknown } | null;
+        const isErr = e !== null && typeof e === "object";
+        payload = {
+          op: "done", token, ok: false,
+          error: { name: isErr ? String(e.name ?? "Error") : "Error", message: isErr ? String(e.message ?? "") : String(value) },
+        };
+      }
+      payload = stringify(payload);
+    } catch (error) {
+      payload = stringify({ op: "done", token, ok: false, error: { name: "Error", message: "the snippet's outcome could not be read" } });
     }
-    hostSync(stringify(payload));
+    host(payload as string);
   }
 
   return freeze({
     run(compiled: (scope: object) => unknown, token: string) {
-      let result: unknown;
-      try {
-        result = compiled(makeScope(token));
-      } catch (error) {
-        finish(token, false, error);
-        return;
-      }
-      apply(promiseThen, PromiseCtor.resolve(result), [(v: unknown) => finish(token, true, v), (e: unknown) => finish(token, false, e)]);
+      const rs: RunState = { facades: null };
+      apply(mapSet, runs, [token, rs]);
+      later(() => {
+        if (!live(token)) return;
+        let result: unknown;
+        try {
+          result = compiled(makeScope(token, rs));
+        } catch (error) {
+          finish(token, false, error);
+          return;
+        }
+        then(PromiseCtor.resolve(result), (v: unknown) => finish(token, true, v), (e: unknown) => finish(token, false, e));
+      });
+    },
+    end(token: string) {
+      apply(mapDelete, runs, [token]);
+      events.drop(token);
+      for (const [id, t] of arrayFrom(timers.entries())) if (t.token === token) apply(mapDelete, timers, [id]);
     },
     error(message: string) {
-      return makeError({ name: "Error", message });
+      return mk("Error", message);
     },
     fire(timerId: number) {
-      const fn = apply(mapGet, liveTimers, [timerId]) as (() => void) | undefined;
-      if (!fn) return;
-      apply(mapDelete, liveTimers, [timerId]);
-      try { fn(); } catch { /* a throwing timer callback cannot reach the run's result */ }
+      const t = apply(mapGet, timers, [timerId]) as { token: string; fn: () => void } | undefined;
+      if (!t) return;
+      apply(mapDelete, timers, [timerId]);
+      later(() => {
+        if (!live(t.token)) return;
+        try { t.fn(); } catch (e) { report(t.token, "a setTimeout callback", e); }
+      });
     },
+    emit: (token: string, eventJson: string) => events.emit(token, eventJson),
   });
 }

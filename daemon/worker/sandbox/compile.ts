@@ -17,6 +17,37 @@ function wrapExpression(code: string): string {
   return `(function (${SCOPE_PARAM}) { with (${SCOPE_PARAM}) { return (async () => (\n${code}\n))(); } })`;
 }
 
+/**
+ * Whether `import()` in a vm script rejects with the error our callback gives.
+ * Without --experimental-vm-modules (an in-process host, say) Node rejects it
+ * with a host-realm error instead, whose constructor leads to the host's
+ * Function; vm.SourceTextModule exists exactly when the flag is on.
+ */
+export function importRejectsInContext(): boolean {
+  return typeof (vm as unknown as { SourceTextModule?: unknown }).SourceTextModule === "function";
+}
+
+const SKIPPABLE = /^(?:\s+|\/\*[\s\S]*?\*\/|\/\/[^\n\r\u2028\u2029]*|<!--[^\n\r\u2028\u2029]*|-->[^\n\r\u2028\u2029]*)/;
+
+/**
+ * Finds a possible dynamic `import(` in raw source text. It errs towards
+ * yes: the word `import` not preceded by an identifier character or `.`, then
+ * only whitespace and comments (HTML-like ones too), then `(`. An occurrence
+ * inside a string or comment also counts; a real one is never missed.
+ */
+export function mentionsDynamicImport(code: string): boolean {
+  const word = /import/g;
+  for (let match = word.exec(code); match; match = word.exec(code)) {
+    const before = code[match.index - 1];
+    if (before !== undefined && /[\w$.\\]/.test(before)) continue;
+    let rest = code.slice(match.index + 6);
+    if (/^[\w$\\]/.test(rest)) continue;
+    for (let skip = SKIPPABLE.exec(rest); skip && skip[0].length > 0; skip = SKIPPABLE.exec(rest)) rest = rest.slice(skip[0].length);
+    if (rest.startsWith("(")) return true;
+  }
+  return false;
+}
+
 export interface CompileOptions {
   context: vm.Context;
   filename: string;
@@ -32,6 +63,9 @@ function tryCompile(source: string, options: CompileOptions): vm.Script {
 }
 
 export function compileSnippet(code: string, options: CompileOptions): CompiledSnippet {
+  if (!importRejectsInContext() && mentionsDynamicImport(code)) {
+    throw new BwError("SNIPPET_SYNTAX_ERROR", "import() is not available in snippets");
+  }
   let script: vm.Script;
   try {
     // A trailing `;` or comment still reads as an expression statement; try the expression form first.

@@ -3,9 +3,13 @@
 // context are strings in both directions; a host error never crosses as an
 // object (its constructor chain would lead to the host's Function).
 import vm from "node:vm";
-import { sandboxBootstrap, type ContextApi, type HostAsync, type HostSync } from "./bootstrap.js";
+import { sandboxBootstrap, type ContextApi, type ContextParts, type HostAsync, type HostSync } from "./bootstrap.js";
 import { compileSnippet, type CompiledSnippet } from "./compile.js";
+import { contextBuiltins } from "./context-builtins.js";
+import { contextEvents } from "./context-events.js";
+import { contextFacades } from "./context-facades.js";
 import { FACADE_SPEC } from "./facade-spec.js";
+import { pureCall } from "./host-pure.js";
 
 export interface ErrorReply {
   name: string;
@@ -46,7 +50,8 @@ export class SnippetContext {
     });
     const hostSync: HostSync = (text) => {
       try {
-        const value = host.sync(parseMessage(text));
+        const message = parseMessage(text);
+        const value = message.op === "pure" ? pureCall(message.name, message.args) : host.sync(message);
         return JSON.stringify({ value: value === undefined ? null : value });
       } catch (error) {
         return JSON.stringify({ error: toErrorReply(error) });
@@ -65,9 +70,16 @@ export class SnippetContext {
         (error: unknown) => reject(JSON.stringify(toErrorReply(error))),
       );
     };
-    const install = new vm.Script(`(${sandboxBootstrap.toString()})`, { filename: "betterwright-sandbox.js" });
-    const bootstrap = install.runInContext(this.context) as typeof sandboxBootstrap;
-    this.api = bootstrap(hostSync, hostAsync, JSON.stringify({ ...FACADE_SPEC, scope }));
+    // Each part is compiled from its own source text, so everything it makes belongs to the context.
+    const compileInContext = <T>(fn: T, filename: string): T =>
+      new vm.Script(`(${String(fn)})`, { filename }).runInContext(this.context) as T;
+    const parts: ContextParts = {
+      builtins: compileInContext(contextBuiltins, "betterwright-builtins.js"),
+      facades: compileInContext(contextFacades, "betterwright-facades.js"),
+      events: compileInContext(contextEvents, "betterwright-events.js"),
+    };
+    const bootstrap = compileInContext(sandboxBootstrap, "betterwright-sandbox.js");
+    this.api = bootstrap(hostSync, hostAsync, JSON.stringify({ ...FACADE_SPEC, scope }), parts);
   }
 
   compile(code: string, filename: string): CompiledSnippet {
@@ -80,5 +92,15 @@ export class SnippetContext {
 
   fireTimer(id: number): void {
     this.api.fire(id);
+  }
+
+  /** Drops the run's timers and event handlers inside the context. */
+  endRun(token: string): void {
+    this.api.end(token);
+  }
+
+  /** Hands a page event to the run's handlers; false when it has none for it. */
+  emit(token: string, event: Record<string, unknown>): boolean {
+    return this.api.emit(token, JSON.stringify(event));
   }
 }

@@ -7,7 +7,7 @@
 // cached; a failure denies and is never cached; a non-cacheable answer flushes.
 import { BwError } from "../errors.js";
 import { normalizeHost } from "./host-normalize.js";
-import { describeError, validateDetails } from "./policy-input.js";
+import { describeError, validateDetails } from "./request-details.js";
 import type { GuardAnswer, PolicyDecision, RequestDetails } from "./types.js";
 
 export const GUARD_CACHE_MAX_TTL_MS = 5_000;

@@ -1,0 +1,44 @@
+// npm run bench [-- --quick]: every scenario, a table each, and a JSON file
+// in bench/results/. Ratios are against baselines measured in the same run.
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createContext } from "./context.js";
+import { concurrency } from "./scenarios/concurrency.js";
+import { coldCall, libraryCall } from "./scenarios/library.js";
+import { memory } from "./scenarios/memory.js";
+import { guardLoad, replStream, transcriptOverhead } from "./scenarios/overhead.js";
+import { warmCli } from "./scenarios/startup.js";
+import { printTable, type Row } from "./stats.js";
+
+const quick = process.argv.includes("--quick");
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const scenarios: [string, typeof warmCli][] = [
+  ["warm CLI call", warmCli],
+  ["library call", libraryCall],
+  ["cold first call", coldCall],
+  ["concurrency", concurrency],
+  ["memory (PSS, MB)", memory],
+  ["guard: 100 subresources", guardLoad],
+  ["transcript and envelope overhead", transcriptOverhead],
+  ["streamed snippets (repl)", replStream],
+];
+
+const ctx = await createContext(quick);
+const results: Record<string, Row[]> = {};
+process.stdout.write(`# betterwright benchmarks (${quick ? "quick" : "full"})\n\n${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, browser ${ctx.browser}\n`);
+try {
+  for (const [title, scenario] of scenarios) {
+    if (only && !only.some((o) => title.startsWith(o))) continue;
+    process.stderr.write(`running: ${title}\n`);
+    results[title] = await scenario(ctx);
+    printTable(title, results[title]!);
+  }
+} finally {
+  await ctx.cleanup();
+}
+const dir = path.join(ctx.root, "..", "bench", "results");
+mkdirSync(dir, { recursive: true });
+const file = path.join(dir, `bench-${quick ? "quick" : "full"}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+writeFileSync(file, `${JSON.stringify({ quick, node: process.versions.node, browser: ctx.browser, results }, null, 2)}\n`);
+process.stdout.write(`\nJSON: ${file}\n`);

@@ -1,0 +1,53 @@
+// 2. Library call through the daemon against raw Playwright in one process,
+// and 3. the cold first call against a raw Playwright script.
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { BetterWright } from "../../client/index.js";
+import type { BenchContext } from "../context.js";
+import { compare, runProcess, timeIt, type Row } from "../stats.js";
+
+export async function libraryCall(ctx: BenchContext): Promise<Row[]> {
+  const runs = ctx.quick ? 50 : 200;
+  const { home, env } = ctx.home("library");
+  const bw = new BetterWright({ home, env });
+  await bw.run(`await page.goto(${JSON.stringify(ctx.url)})`, { session: "lib" });
+  const viaDaemon = await timeIt(() => bw.run("return page.title()", { session: "lib" }), runs, 5);
+  await bw.close();
+
+  const browser = await chromium.launch({ executablePath: ctx.browser, headless: true });
+  const page = await browser.newPage();
+  await page.goto(ctx.url);
+  const raw = await timeIt(() => page.title(), runs, 5);
+  await browser.close();
+  return [
+    { name: "raw Playwright page.title()", sample: raw },
+    compare("bw.run('return page.title()')", viaDaemon, "raw page.title()", raw, "≤ 3×"),
+  ];
+}
+
+export async function coldCall(ctx: BenchContext): Promise<Row[]> {
+  const runs = ctx.quick ? 3 : 7;
+  const raw = path.join(ctx.root, "bench", "raw-playwright.js");
+  const code = `await page.goto(${JSON.stringify(ctx.url)}); return page.title()`;
+  let n = 0;
+  const cold = await timeIt(async () => {
+    const { env } = ctx.home(`cold-${n++}`);
+    await ctx.exec(env, "exec", "-c", code);
+    await ctx.exec(env, "close", "--all");
+  }, runs, 0);
+  const coldExecOnly: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const { env } = ctx.home(`cold-only-${i}`);
+    const t0 = performance.now();
+    await ctx.exec(env, "exec", "-c", code);
+    coldExecOnly.push(performance.now() - t0);
+    await ctx.exec(env, "close", "--all");
+  }
+  const rawScript = await timeIt(() => runProcess(process.execPath, [raw, ctx.browser, ctx.url], process.env), runs, 0);
+  const { summarize } = await import("../stats.js");
+  return [
+    { name: "raw Playwright script (launch, goto, title, close)", sample: rawScript },
+    compare("cold exec (no daemon): goto + title", summarize(coldExecOnly), "raw script", rawScript, "≤ 1.3×"),
+    compare("cold exec + close --all", cold, "raw script", rawScript),
+  ];
+}

@@ -1,0 +1,40 @@
+// 5. Memory (PSS) of daemon + worker + browser with N sessions each holding a
+// page, against N separate browsers (the design peers use).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { BetterWright } from "../../client/index.js";
+import type { BenchContext } from "../context.js";
+import { cmdline, descendants, treePssMb } from "../proc.js";
+import { round, summarize, type Row } from "../stats.js";
+
+export async function memory(ctx: BenchContext): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const n of ctx.quick ? [1, 5] : [1, 5, 20]) {
+    const { home, env } = ctx.home(`memory-${n}`);
+    const bw = new BetterWright({ home, env });
+    await Promise.all(Array.from({ length: n }, (_, i) => bw.run(`await page.goto(${JSON.stringify(ctx.url)})`, { session: `m${i}` })));
+    await new Promise((r) => setTimeout(r, 1000));
+    const daemonPid = JSON.parse(readFileSync(path.join(home, "daemon.json"), "utf8")).pid as number;
+    const ours = treePssMb([daemonPid, ...descendants(daemonPid)]);
+    await bw.close({ stopDaemon: true });
+
+    const browsers: Browser[] = [];
+    for (let i = 0; i < n; i++) {
+      const browser = await chromium.launch({ executablePath: ctx.browser, headless: true });
+      await (await browser.newPage()).goto(ctx.url);
+      browsers.push(browser);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    const theirs = treePssMb(descendants(process.pid).filter((pid) => /chrom/.test(cmdline(pid))));
+    await Promise.all(browsers.map((b) => b.close()));
+    rows.push({
+      name: `${n} session(s): daemon+worker+browser ${ours} MB vs ${n} browser(s) ${theirs} MB`,
+      sample: summarize([ours]),
+      baseline: `${n} separate browsers (MB)`,
+      ratio: round(ours / theirs),
+      note: "values are MB, not ms",
+    });
+  }
+  return rows;
+}

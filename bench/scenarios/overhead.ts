@@ -1,0 +1,60 @@
+// 6. Guard: a page with 100 subresources through the daemon (guard proxy on)
+// against raw Playwright with no proxy. 7. Transcript and envelope cost per
+// exec. 8. Per-snippet cost of one repl process running 200 snippets.
+import { chromium } from "playwright-core";
+import path from "node:path";
+import { BetterWright } from "../../client/index.js";
+import { Transcript } from "../../daemon/transcript.js";
+import type { BenchContext } from "../context.js";
+import { compare, runProcess, summarize, timeIt, type Row } from "../stats.js";
+
+export async function guardLoad(ctx: BenchContext): Promise<Row[]> {
+  const runs = ctx.quick ? 5 : 15;
+  const heavy = `${ctx.url}/heavy`;
+  const { home, env } = ctx.home("guard");
+  const bw = new BetterWright({ home, env });
+  await bw.run("return 1", { session: "g" });
+  const through = await timeIt(() => bw.run(`await page.goto(${JSON.stringify(heavy)}, { waitUntil: "load" })`, { session: "g" }), runs);
+  await bw.close();
+  const browser = await chromium.launch({ executablePath: ctx.browser, headless: true });
+  const page = await browser.newPage();
+  const raw = await timeIt(() => page.goto(heavy, { waitUntil: "load" }), runs);
+  await browser.close();
+  return [
+    { name: "raw Playwright: load page with 100 subresources (no proxy)", sample: raw },
+    compare("through betterwright (guard proxy + exec)", through, "raw load", raw, "≤ 1.2×"),
+  ];
+}
+
+export async function transcriptOverhead(ctx: BenchContext): Promise<Row[]> {
+  const { home, env } = ctx.home("overhead");
+  const transcript = new Transcript(path.join(home, "t", "transcript.jsonl"));
+  const envelope = { ok: true, result: { a: "x".repeat(200) }, console: [], pages: [{ pageId: "p1", url: ctx.url, title: "Bench", active: true }], artifacts: [], warnings: [] };
+  let seq = 0;
+  const append = await timeIt(async () => {
+    JSON.stringify(envelope);
+    transcript.append({ seq: ++seq, runId: "r", at: new Date().toISOString(), durationMs: 1, snippet: "return page.title()", ok: true, result: "\"Bench\"", artifacts: [], pages: [ctx.url] });
+  }, ctx.quick ? 200 : 1000, 10);
+  const bw = new BetterWright({ home, env });
+  const exec = await timeIt(() => bw.run("return 1", { session: "o" }), ctx.quick ? 50 : 200, 5);
+  await bw.close();
+  return [
+    { name: "library exec 'return 1' (all costs)", sample: exec },
+    compare("transcript append + envelope JSON", append, "library exec", exec),
+  ];
+}
+
+export async function replStream(ctx: BenchContext): Promise<Row[]> {
+  const count = 200;
+  const { env } = ctx.home("repl");
+  await ctx.exec(env, "exec", "-c", "return 1");
+  const input = Array.from({ length: count }, (_, i) => `return ${i}`).join("\n\n");
+  const t0 = performance.now();
+  await runProcess(process.execPath, [ctx.cli, "repl"], env, input);
+  const perSnippet = (performance.now() - t0) / count;
+  const warm = await timeIt(() => ctx.exec(env, "exec", "-c", "return 1"), ctx.quick ? 10 : 20);
+  return [
+    { name: "warm exec process", sample: warm },
+    compare(`repl: per snippet over ${count}`, summarize([perSnippet]), "warm exec", warm),
+  ];
+}

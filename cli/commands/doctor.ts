@@ -1,0 +1,101 @@
+// betterwright doctor [--json]: browser, home, socket, daemon: what is wrong
+// and the command that fixes it. Never starts a daemon or a browser.
+import { accessSync, constants, statSync } from "node:fs";
+import type { Argv } from "yargs";
+import { connectExisting } from "../../client/daemon-client.js";
+import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
+import type { Settings } from "../../shared/config.js";
+import { layoutFor } from "../../shared/paths.js";
+import { Status } from "../../shared/protocol/index.js";
+import { PACKAGE_VERSION } from "../../shared/version.js";
+import type { CliContext } from "../context.js";
+import type { GlobalArgs } from "../global-options.js";
+import { EXIT, printJson } from "../output.js";
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+}
+
+function nodeCheck(): Check {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  const ok = major > 20 || (major === 20 && minor >= 19);
+  return { name: "node", ok, detail: `Node.js ${process.versions.node}`, ...(ok ? {} : { fix: "install Node.js 20.19 or newer" }) };
+}
+
+function homeCheck(home: string): Check {
+  try {
+    const stat = statSync(home);
+    accessSync(home, constants.W_OK);
+    const mode = stat.mode & 0o777;
+    if (mode & 0o077) return { name: "home", ok: false, detail: `${home} is mode ${mode.toString(8)}; others can read it`, fix: `chmod 700 ${home}` };
+    return { name: "home", ok: true, detail: `${home} (mode 700)` };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { name: "home", ok: true, detail: `${home} (created on first use)` };
+    return { name: "home", ok: false, detail: `${home} is not writable (${code})`, fix: `choose a writable home with --home DIR or BETTERWRIGHT_HOME` };
+  }
+}
+
+function browserCheck(settings: Settings): Check {
+  const { found, problem, searched } = findBrowser({ explicit: settings.browser, headless: settings.headless });
+  if (found) return { name: "browser", ok: true, detail: `${found.path} (${found.source}${found.headlessShell ? ", headless shell" : ""})` };
+  return { name: "browser", ok: false, detail: `${problem}; looked in ${searched.join(", ")}`, fix: INSTALL_HINT };
+}
+
+export async function runChecks(settings: Settings): Promise<{ checks: Check[]; daemon: unknown }> {
+  const layout = layoutFor(settings.home, settings.profile);
+  const checks = [nodeCheck(), homeCheck(settings.home), browserCheck(settings)];
+  const socketBytes = Buffer.byteLength(layout.socketPath);
+  checks.push({
+    name: "socket",
+    ok: true,
+    detail: layout.socketPath === layout.homeSocketPath ? `${layout.socketPath} (${socketBytes} bytes)` : `${layout.socketPath} (the home's path is too long for a unix socket; a short one is used)`,
+  });
+  let daemon: unknown = null;
+  const connection = await connectExisting(layout).catch((error: Error) => {
+    checks.push({ name: "daemon", ok: false, detail: `cannot talk to the daemon: ${error.message}`, fix: `betterwright${settings.profile === "default" ? "" : ` --profile ${settings.profile}`} close --all` });
+    return undefined;
+  });
+  if (connection) {
+    try {
+      const status = await connection.peer.call(Status, {});
+      daemon = status;
+      const sameVersion = status.version === PACKAGE_VERSION;
+      checks.push({
+        name: "daemon",
+        ok: true,
+        detail: `pid ${status.pid}, version ${status.version}${sameVersion ? "" : ` (this client is ${PACKAGE_VERSION}; it is replaced when idle)`}, up ${Math.round(status.uptimeMs / 1000)} s, ${status.sessions.length} session(s), browser ${status.browser.running ? "running" : "not started"}`,
+      });
+      checks.push({ name: "policy", ok: true, detail: JSON.stringify(status.settings.policy) });
+    } finally {
+      connection.peer.close();
+    }
+  } else if (!checks.some((c) => c.name === "daemon")) {
+    checks.push({ name: "daemon", ok: true, detail: "not running (started by the first call)" });
+    checks.push({ name: "policy", ok: true, detail: JSON.stringify(settings.policy) });
+  }
+  return { checks, daemon };
+}
+
+export function doctorCommand(ctx: CliContext) {
+  return {
+    command: "doctor",
+    describe: "Check the browser, the home, the socket and the daemon; say what is wrong and how to fix it",
+    builder: (y: Argv<GlobalArgs>) => y,
+    handler: (args: GlobalArgs) => ctx.run(async () => {
+      const { settings } = ctx.config(args);
+      const { checks } = await runChecks(settings);
+      const ok = checks.every((c) => c.ok);
+      if (args.json || !process.stdout.isTTY) printJson({ ok, profile: settings.profile, checks });
+      else {
+        for (const c of checks) {
+          process.stdout.write(`${c.ok ? "✓" : "✗"} ${c.name.padEnd(8)} ${c.detail}\n${c.fix ? `  fix: ${c.fix}\n` : ""}`);
+        }
+      }
+      return ok ? EXIT.ok : EXIT.infrastructure;
+    }, args.json),
+  };
+}

@@ -1,0 +1,84 @@
+// betterwright policy check URL [--resolve] [policy flags] [--json]
+// Asks the profile daemon's guard service (starting the daemon if needed, never
+// a browser). Policy settings this call states are applied over the daemon's
+// policy for this answer only; they never replace or reconfigure the daemon.
+import type { Argv } from "yargs";
+import { BetterWright, type PolicyCheckResult } from "../../client/index.js";
+import type { ResolvedConfig } from "../../shared/config.js";
+import type { CliContext } from "../context.js";
+import type { GlobalArgs } from "../global-options.js";
+import { EXIT, printJson } from "../output.js";
+
+interface PolicyCheckArgs extends GlobalArgs {
+  url: string;
+  resolve?: boolean;
+}
+
+/**
+ * Greets the daemon without stating a policy, so a dry run never replaces it or
+ * trips CONFIG_MISMATCH; a daemon it has to start gets config.json and the
+ * environment's policy, never this call's flags.
+ */
+function withoutStatedPolicy(config: ResolvedConfig): ResolvedConfig {
+  const explicit = { ...config.explicit };
+  delete explicit.policy;
+  return { ...config, explicit };
+}
+
+function describePolicy(policy: PolicyCheckResult["policy"]): string {
+  const loopback = policy.allowLoopback || policy.allowPrivateNetwork ? "allowed" : "blocked";
+  const parts = [`loopback ${loopback}`, `private network ${policy.allowPrivateNetwork ? "allowed" : "blocked"}`];
+  if (policy.allowHosts.length > 0) parts.push(`allowHosts ${policy.allowHosts.join(", ")}`);
+  if (policy.blockHosts.length > 0) parts.push(`blockHosts ${policy.blockHosts.join(", ")}`);
+  if (policy.custom) parts.push("custom hook");
+  return parts.join("; ");
+}
+
+export function renderPolicyCheck(result: PolicyCheckResult): string {
+  const lines = [`${result.allowed ? "allowed" : "blocked"}  ${result.url}`, `  reason: ${result.reason}`];
+  if (result.resolved) {
+    if (result.resolved.error) lines.push(`  ${result.resolved.error}`);
+    else lines.push(`  ${result.resolved.host} resolves to:`);
+    for (const a of result.resolved.addresses) lines.push(`    ${a.allowed ? "allowed" : "blocked"}  ${a.address}  (${a.reason})`);
+  }
+  lines.push(`  policy: ${describePolicy(result.policy)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+function checkCommand(ctx: CliContext) {
+  return {
+    command: "check <url>",
+    describe: "Show the policy's decision for a URL (no browser is started)",
+    builder: (y: Argv<GlobalArgs>) =>
+      y
+        .positional("url", { type: "string", demandOption: true, describe: "The URL to judge" })
+        .option("resolve", { type: "boolean", describe: "Also resolve the host and judge every address, as the guard proxy does" })
+        .example("$0 policy check http://169.254.169.254/", "The metadata floor: always blocked")
+        .example("$0 policy check https://intranet.lan --block-private-network --resolve", "A dry run of a hardened policy"),
+    handler: (args: PolicyCheckArgs) => ctx.run(async () => {
+      const config = ctx.config(args);
+      const base = ctx.config({ ...args, "block-private-network": undefined, "block-loopback": undefined, "allow-host": undefined, "block-host": undefined });
+      const bw = BetterWright.fromConfig(withoutStatedPolicy(base), ctx.env);
+      try {
+        const result = await bw.checkUrl(args.url, {
+          ...(args.resolve ? { resolve: true } : {}),
+          ...(config.statedPolicy && Object.keys(config.statedPolicy).length > 0 ? { policy: config.statedPolicy } : {}),
+        });
+        if (args.json || !process.stdout.isTTY) printJson(result);
+        else process.stdout.write(renderPolicyCheck(result));
+        return result.allowed ? EXIT.ok : EXIT.failed;
+      } finally {
+        await bw.close();
+      }
+    }, args.json),
+  };
+}
+
+export function policyCommand(ctx: CliContext) {
+  return {
+    command: "policy",
+    describe: "Dry-run the network policy (policy check URL)",
+    builder: (y: Argv<GlobalArgs>) => y.command(checkCommand(ctx)).demandCommand(1, "name a policy command: check"),
+    handler: () => {},
+  };
+}

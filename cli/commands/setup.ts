@@ -1,0 +1,56 @@
+// betterwright setup: find a browser, or install one. On Debian/Ubuntu as
+// root, Debian's packages (apt-get); elsewhere Playwright's installer where
+// the network allows; otherwise the exact command to run.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Argv } from "yargs";
+import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
+import type { CliContext } from "../context.js";
+import type { GlobalArgs } from "../global-options.js";
+import { EXIT, printJson } from "../output.js";
+
+function run(command: string, args: string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    process.stderr.write(`$ ${command} ${args.join(" ")}\n`);
+    // Progress goes to stderr; stdout stays for the result.
+    const child = spawn(command, args, { stdio: ["ignore", 2, 2], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    child.on("error", () => resolve(false));
+    child.on("exit", (code) => resolve(code === 0));
+  });
+}
+
+async function install(): Promise<string> {
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync("/usr/bin/apt-get")) {
+    if ((await run("apt-get", ["update", "-qq"])) && (await run("apt-get", ["install", "-y", "-qq", "chromium-headless-shell", "chromium"]))) return "apt-get";
+  }
+  const cli = createRequire(import.meta.url).resolve("playwright-core/cli.js");
+  if (await run(process.execPath, [cli, "install", "chromium-headless-shell"])) return "playwright";
+  return "";
+}
+
+export function setupCommand(ctx: CliContext) {
+  return {
+    command: "setup",
+    describe: "Find a Chromium, or install one (apt-get on Debian/Ubuntu as root, else Playwright's installer)",
+    builder: (y: Argv<GlobalArgs>) => y,
+    handler: (args: GlobalArgs) => ctx.run(async () => {
+      const { settings } = ctx.config(args);
+      const discover = () => findBrowser({ explicit: settings.browser, headless: settings.headless });
+      let { found } = discover();
+      let installedWith = "";
+      if (!found && !settings.browser) {
+        process.stderr.write("no Chromium found; installing one\n");
+        installedWith = await install();
+        found = discover().found;
+      }
+      const result = found
+        ? { ok: true, browser: found.path, source: found.source, ...(installedWith ? { installedWith } : {}) }
+        : { ok: false, error: { code: "BROWSER_UNAVAILABLE", message: `${discover().problem}; install one with: ${INSTALL_HINT}`, retryable: false } };
+      if (args.json || !process.stdout.isTTY) printJson(result);
+      else process.stdout.write(found ? `browser: ${found.path} (${found.source})\n` : `${result.error?.message}\n`);
+      return found ? EXIT.ok : EXIT.infrastructure;
+    }, args.json),
+  };
+}

@@ -1,0 +1,57 @@
+// betterwright transcript [--session S] [--since SEQ] [--follow] [--json]
+// Reads the session's transcript file directly: it works whether or not the
+// daemon runs, and never starts one.
+import type { Argv } from "yargs";
+import { BwError } from "../../shared/errors.js";
+import { layoutFor, transcriptPath } from "../../shared/paths.js";
+import { readTranscript, type TranscriptEntry } from "../../shared/transcript-format.js";
+import type { CliContext } from "../context.js";
+import type { GlobalArgs } from "../global-options.js";
+
+const FOLLOW_POLL_MS = 500;
+
+interface TranscriptArgs extends GlobalArgs {
+  session?: string;
+  since?: number;
+  follow?: boolean;
+}
+
+function render(entry: TranscriptEntry): string {
+  const status = entry.ok ? "ok" : `${entry.error?.code ?? "error"}`;
+  const snippet = entry.snippet.split("\n").map((l) => `  │ ${l}`).join("\n");
+  const outcome = entry.ok ? `  → ${entry.result ?? ""}` : `  ✗ ${entry.error?.message ?? ""}`;
+  return `#${entry.seq} ${entry.at} ${status} ${entry.durationMs} ms\n${snippet}\n${outcome}\n`;
+}
+
+export function transcriptCommand(ctx: CliContext) {
+  return {
+    command: "transcript",
+    describe: "Show a session's transcript: every finished exec with its snippet and result",
+    builder: (y: Argv<GlobalArgs>) =>
+      y
+        .option("session", { alias: "s", type: "string", describe: "Session (default: BETTERWRIGHT_SESSION or 'default')" })
+        .option("since", { type: "number", describe: "Only entries after this sequence number" })
+        .option("follow", { alias: "f", type: "boolean", describe: "Keep printing new entries as they are written (Ctrl-C to stop)" }),
+    handler: (args: TranscriptArgs) => ctx.run(async () => {
+      const since = args.since ?? 0;
+      if (!Number.isInteger(since) || since < 0) throw new BwError("INVALID_ARGUMENT", "--since takes a sequence number (a whole number ≥ 0)");
+      const { settings } = ctx.config(args);
+      const file = transcriptPath(layoutFor(settings.home, settings.profile), settings.session);
+      const json = args.json === true || !process.stdout.isTTY;
+      let last = since;
+      const print = () => {
+        for (const entry of readTranscript(file, last)) {
+          process.stdout.write(json ? `${JSON.stringify(entry)}\n` : render(entry));
+          last = entry.seq;
+        }
+      };
+      print();
+      if (!args.follow) return 0;
+      await new Promise<void>((resolve) => {
+        const timer = setInterval(print, FOLLOW_POLL_MS);
+        process.once("SIGINT", () => { clearInterval(timer); resolve(); });
+      });
+      return 0;
+    }, args.json),
+  };
+}

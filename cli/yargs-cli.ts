@@ -1,0 +1,60 @@
+// Every command, parsed by yargs (help, validation, usage errors). Loaded
+// only when the warm path in main.ts does not apply. Register commands here.
+import yargs from "yargs";
+import { artifactsCommand } from "./commands/artifacts.js";
+import { closeCommand } from "./commands/close.js";
+import { doctorCommand } from "./commands/doctor.js";
+import { execCommand } from "./commands/exec.js";
+import { policyCommand } from "./commands/policy.js";
+import { replCommand } from "./commands/repl.js";
+import { sessionsCommand } from "./commands/sessions.js";
+import { setupCommand } from "./commands/setup.js";
+import { transcriptCommand } from "./commands/transcript.js";
+import { vaultCommand } from "./commands/vault.js";
+import type { CliContext } from "./context.js";
+import { withGlobalOptions } from "./global-options.js";
+import { EXIT, printJson } from "./output.js";
+
+class UsageError extends Error {}
+
+export async function runYargs(ctx: CliContext, argv: string[]): Promise<number> {
+  const wantsJson = argv.includes("--json");
+  let usageError: string | undefined;
+  const parser = withGlobalOptions(yargs(argv))
+    .scriptName("betterwright")
+    .usage("$0 <command> [options]\n\nA persistent, policy-guarded Chromium for agents and scripts.")
+    .command(execCommand(ctx))
+    .command(replCommand(ctx))
+    .command(sessionsCommand(ctx))
+    .command(closeCommand(ctx))
+    .command(transcriptCommand(ctx))
+    .command(doctorCommand(ctx))
+    .command(setupCommand(ctx))
+    .command(policyCommand(ctx))
+    .command(vaultCommand(ctx))
+    .command(artifactsCommand(ctx))
+    .demandCommand(1, "name a command")
+    .strict()
+    .help()
+    .alias("help", "h")
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .exitProcess(false)
+    .fail((message, error) => {
+      // Throwing stops yargs before any handler runs.
+      throw new UsageError(message || error?.message || "usage error");
+    });
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    usageError = error.message;
+  }
+  await ctx.settled();
+  if (usageError !== undefined) {
+    if (wantsJson) printJson({ ok: false, error: { code: "INVALID_ARGUMENT", message: usageError, retryable: false } });
+    else process.stderr.write(`betterwright: ${usageError}\nRun 'betterwright --help' for usage.\n`);
+    return EXIT.usage;
+  }
+  return ctx.exitCode;
+}

@@ -1,0 +1,34 @@
+// The in-process mode: the one place client code loads daemon code, through
+// a single dynamic import, so the CLI's normal path never pays for it.
+import { daemonSettingsOf, type ResolvedConfig } from "../shared/config.js";
+import { layoutFor } from "../shared/paths.js";
+import { Hello } from "../shared/protocol/index.js";
+import { RpcPeer } from "../shared/rpc.js";
+import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
+import type { DaemonConnection } from "./daemon-client.js";
+
+export interface InProcessConnection extends DaemonConnection {
+  stop(): Promise<void>;
+}
+
+export async function connectInProcess(config: ResolvedConfig): Promise<InProcessConnection> {
+  const { settings } = config;
+  const { startInProcessHost } = await import("../daemon/in-process.js");
+  const host = await startInProcessHost({
+    home: settings.home,
+    profile: settings.profile,
+    settings: daemonSettingsOf(settings),
+    defaultTimeoutMs: settings.timeoutMs,
+  });
+  const peer = new RpcPeer<void>(host.stream, { context: undefined });
+  const hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: {}, inspect: true });
+  return {
+    peer,
+    daemon: hello.daemon,
+    layout: layoutFor(settings.home, settings.profile),
+    stop: async () => {
+      peer.close();
+      await host.stop();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// The artifact store's cross-process lock: every profile's daemon shares
+// `artifacts/`, so each read-decide-write of the ledger and each eviction
+// happens under one lock directory (proper-lockfile). Held for milliseconds.
+import { chmodSync } from "node:fs";
+import lockfile from "proper-lockfile";
+import { BwError } from "../../shared/errors.js";
+
+export const STORE_LOCK_STALE_MS = 10_000;
+const RETRY_MIN_MS = 10;
+const RETRY_MAX_MS = 50;
+
+export interface LockOptions {
+  /** The folder the lock protects (must exist). */
+  target: string;
+  lockPath: string;
+  waitMs: number;
+  /** Someone removed or took over our lock while we held it. */
+  onCompromised: (error: Error) => void;
+}
+
+export async function withStoreLock<T>(options: LockOptions, body: () => T | Promise<T>): Promise<T> {
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(options.target, {
+      lockfilePath: options.lockPath,
+      realpath: false,
+      stale: STORE_LOCK_STALE_MS,
+      update: STORE_LOCK_STALE_MS / 4,
+      retries: { retries: Math.ceil(options.waitMs / RETRY_MAX_MS), factor: 1.5, minTimeout: RETRY_MIN_MS, maxTimeout: RETRY_MAX_MS, randomize: true },
+      onCompromised: options.onCompromised,
+    });
+  } catch (error) {
+    throw new BwError("QUOTA_EXCEEDED", `the artifact store is busy (lock ${options.lockPath} not obtained within ${options.waitMs} ms): ${(error as Error).message}`, {
+      retryable: true,
+      details: { cap: "lock" },
+    });
+  }
+  // proper-lockfile makes its directory 0755; nothing under the home is world-readable.
+  try { chmodSync(options.lockPath, 0o700); } catch { /* best effort: it is empty */ }
+  try {
+    return await body();
+  } finally {
+    // A compromised lock rejects here; the work it guarded is already done.
+    await release().catch(() => {});
+  }
+}

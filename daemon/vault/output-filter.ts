@@ -1,0 +1,50 @@
+// The redaction pass every run's output takes before anything else in the
+// daemon sees it (envelope, spill, transcript, attach cache). Invariant: when
+// redaction fails, the run's output is replaced by an error; nothing of it
+// goes out unredacted.
+import { BwError } from "../../shared/errors.js";
+import type { WorkerOutcome } from "../../shared/envelope.js";
+import type { Redactor } from "./redactor.js";
+
+export const WITHHELD = "[WITHHELD]";
+
+export interface FilteredOutput {
+  outcome: WorkerOutcome;
+  /** The snippet as the transcript may record it. */
+  snippet: string;
+}
+
+function withheld(error: unknown): FilteredOutput {
+  const reason = error instanceof BwError && error.code === "LIMIT_EXCEEDED"
+    ? error
+    : new BwError("INTERNAL_ERROR", "redacting the run's output failed");
+  return {
+    outcome: {
+      ok: false,
+      error: new BwError(reason.code, `output withheld: ${reason.message}. Restart the daemon (close --all) to reset redaction.`).toJSON(),
+      console: [],
+      pages: [],
+      artifacts: [],
+      warnings: [],
+    },
+    snippet: WITHHELD,
+  };
+}
+
+/** Redacts every field of a run's outcome and its snippet, or withholds both. */
+export function filterRunOutput(redactor: Redactor, outcome: WorkerOutcome, snippet: string): FilteredOutput {
+  try {
+    return { outcome: redactor.redact(outcome), snippet: redactor.redactString(snippet) };
+  } catch (error) {
+    return withheld(error);
+  }
+}
+
+/** A log line with every handled secret replaced; a line that cannot be redacted is dropped. */
+export function filterLogLine(redactor: Redactor, line: string): string {
+  try {
+    return redactor.redactString(line);
+  } catch {
+    return `${WITHHELD} a log line was dropped: redaction failed`;
+  }
+}

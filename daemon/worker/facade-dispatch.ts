@@ -1,0 +1,115 @@
+// The host end of the facades: a message names a target (page, frame,
+// locator chain, keyboard, mouse) by id, a method from the facade spec and
+// JSON arguments; this resolves the Playwright object, checks the method
+// against the spec, clamps timeouts to the run's budget and returns plain data.
+import type { Frame, Locator } from "playwright-core";
+import { BwError } from "../../shared/errors.js";
+import { clampTimeouts, decodeArgs, toWireResult } from "./sandbox/args.js";
+import { chainStep, isAllowed, type ChainKind, type FacadeTarget } from "./sandbox/facade-spec.js";
+import type { PageRegistry } from "./page-registry.js";
+
+const MAX_CHAIN_STEPS = 32;
+const NAVIGABLE = /^(https?:|about:blank$|data:|blob:)/i;
+
+export function assertNavigable(url: unknown): void {
+  if (typeof url !== "string" || !NAVIGABLE.test(url.trim())) {
+    throw new BwError("BLOCKED_URL", `goto accepts http, https, about:blank, data: and blob: URLs only, not ${JSON.stringify(String(url)).slice(0, 200)}`);
+  }
+}
+
+type Message = Record<string, unknown>;
+type Callable = Record<string, (...args: unknown[]) => unknown>;
+
+export class FacadeDispatch {
+  constructor(
+    private readonly pages: PageRegistry,
+    /** File arguments (setInputFiles) are checked and rewritten to real paths inside the artifact folder. */
+    private readonly checkFileArgs: (target: string, method: string, args: unknown[]) => unknown[] = (_t, _m, args) => args,
+  ) {}
+
+  /** page/frame sync methods (url(), name()…). */
+  callSync(m: Message): unknown {
+    const target = String(m.target);
+    const method = String(m.method);
+    if ((target !== "page" && target !== "frame") || !isAllowed(target, method, "sync")) {
+      throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available to snippets`);
+    }
+    const receiver = target === "page" ? this.pages.get(m.pageId) : this.pages.frame(m.pageId, m.frameId);
+    return toWireResult((receiver as unknown as Callable)[method]!(...this.decode(m.pageId, m.args)));
+  }
+
+  /** `guard` wraps the Playwright call (the network guard reports what it refused during it). */
+  async call(m: Message, remainingMs: number, guard: <T>(action: () => Promise<T>) => Promise<T> = (action) => action()): Promise<unknown> {
+    const target = String(m.target) as FacadeTarget;
+    const method = String(m.method);
+    if (!["page", "frame", "locator", "keyboard", "mouse"].includes(target) || !isAllowed(target, method, "async")) {
+      throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available to snippets`);
+    }
+    const page = this.pages.get(m.pageId);
+    page.setDefaultTimeout(remainingMs);
+    page.setDefaultNavigationTimeout(remainingMs);
+    let receiver: unknown = page;
+    if (target === "frame") receiver = this.pages.frame(m.pageId, m.frameId);
+    if (target === "keyboard") receiver = page.keyboard;
+    if (target === "mouse") receiver = page.mouse;
+    if (target === "locator") receiver = this.chain(String(m.pageId), m.frameId, m.steps, "locator");
+    let args = clampTimeouts(this.decode(m.pageId, m.args), remainingMs);
+    // Inside the guard, so that a refused scheme keeps its BLOCKED_URL code when the snippet lets it through.
+    if (method === "goto") await guard(async () => assertNavigable(args[0]));
+    args = this.checkFileArgs(target, method, args);
+    if (method === "waitForTimeout") args = [Math.min(Math.max(0, Number(args[0]) || 0), remainingMs)];
+    const fn = (receiver as Callable)[method];
+    if (typeof fn !== "function") throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available in this Playwright version`);
+    return toWireResult(await guard(() => Promise.resolve(fn.apply(receiver, args))));
+  }
+
+  /** Frame structure: all, main, find({name|url}), parent, children; answers frame ids. */
+  frames(m: Message): unknown {
+    const pageId = String(m.pageId);
+    const page = this.pages.get(pageId);
+    const id = (frame: Frame | null) => (frame ? this.pages.frameId(pageId, frame) : null);
+    switch (m.which) {
+      case "all":
+        return page.frames().map(id);
+      case "main":
+        return id(page.mainFrame());
+      case "find": {
+        const selector = this.decode(pageId, [m.selector])[0];
+        if (typeof selector !== "string" && (selector === null || typeof selector !== "object" || typeof selector === "function")) {
+          throw new BwError("INVALID_ARGUMENT", "page.frame() takes a frame name or { name, url }");
+        }
+        return id(page.frame(selector as string | { name?: string; url?: string | RegExp }));
+      }
+      case "parent":
+        return id(this.pages.frame(pageId, m.frameId).parentFrame());
+      case "children":
+        return this.pages.frame(pageId, m.frameId).childFrames().map(id);
+      default:
+        throw new BwError("INVALID_ARGUMENT", `unknown frame query ${String(m.which)}`);
+    }
+  }
+
+  private decode(pageId: unknown, args: unknown): unknown[] {
+    return decodeArgs(args, (descriptor) => {
+      const d = (descriptor ?? {}) as { pageId?: unknown; frameId?: unknown; steps?: unknown };
+      if (String(d.pageId) !== String(pageId)) throw new BwError("INVALID_ARGUMENT", "a locator from another page cannot be used here");
+      return this.chain(String(d.pageId), d.frameId, d.steps, "locator");
+    });
+  }
+
+  /** Replays a chain of builder steps from a page or frame, checking each step against the spec. */
+  private chain(pageId: string, frameId: unknown, steps: unknown, want: ChainKind): Locator {
+    if (!Array.isArray(steps) || steps.length === 0 || steps.length > MAX_CHAIN_STEPS) throw new BwError("INVALID_ARGUMENT", "malformed locator");
+    let current: unknown = frameId === null || frameId === undefined ? this.pages.get(pageId) : this.pages.frame(pageId, frameId);
+    let kind: ChainKind | "root" = "root";
+    for (const step of steps) {
+      const { m, a } = (step ?? {}) as { m?: unknown; a?: unknown };
+      const next: ChainKind | undefined = typeof m === "string" ? chainStep(kind, m) : undefined;
+      if (!next) throw new BwError("INVALID_ARGUMENT", `locator step ${String(m)} is not available`);
+      current = (current as Callable)[m as string]!(...this.decode(pageId, a));
+      kind = next;
+    }
+    if (kind !== want) throw new BwError("INVALID_ARGUMENT", "a frame locator has no such method: pick an element in it with locator() or getBy*()");
+    return current as Locator;
+  }
+}

@@ -1,0 +1,81 @@
+// One run's record of what the guard refused, for the envelope's `blocked`
+// field: bounded, one entry per (layer, URL) with a count. It also turns a
+// navigation that failed because the guard refused it into BLOCKED_URL with the
+// policy's reason, and remembers those errors so an uncaught one keeps its code.
+import { BwError } from "../../../shared/errors.js";
+import type { BlockedRequest } from "../../../shared/envelope.js";
+
+export const MAX_BLOCKED_ENTRIES = 50;
+// What Chromium reports when routing aborted a request, and when the proxy refused a connection.
+const ROUTE_REFUSAL = /net::ERR_BLOCKED_BY_CLIENT\b/;
+const PROXY_REFUSAL = /net::ERR_(SOCKS_CONNECTION_FAILED|PROXY_CONNECTION_FAILED|TUNNEL_CONNECTION_FAILED)\b/;
+const MAX_REMEMBERED_ERRORS = 20;
+
+export class BlockedCollector {
+  readonly #entries = new Map<string, BlockedRequest>();
+  /** Every refusal in arrival order (bounded), so a failure can look at what happened since it started. */
+  #log: BlockedRequest[] = [];
+  #seen = 0;
+  readonly #blockedMessages = new Set<string>();
+
+  add(entry: Omit<BlockedRequest, "count">): void {
+    this.#seen += 1;
+    const key = `${entry.layer} ${entry.url}`;
+    const existing = this.#entries.get(key);
+    if (existing !== undefined) {
+      existing.count += 1;
+    } else if (this.#entries.size < MAX_BLOCKED_ENTRIES) {
+      this.#entries.set(key, { ...entry, count: 1 });
+    }
+    this.#log.push({ ...entry, count: 1 });
+    if (this.#log.length > MAX_BLOCKED_ENTRIES * 2) this.#log = this.#log.slice(-MAX_BLOCKED_ENTRIES);
+  }
+
+  /** A position to compare a later failure against. */
+  mark(): number {
+    return this.#seen;
+  }
+
+  /** The envelope's share: nothing when nothing was refused. */
+  outcome(): { blocked?: BlockedRequest[] } {
+    return this.#entries.size === 0 ? {} : { blocked: [...this.#entries.values()].map((e) => ({ ...e })) };
+  }
+
+  /**
+   * The BLOCKED_URL error a browser call that failed with `error` should have thrown,
+   * if the guard refused a navigation (route layer) or a connection (proxy layer,
+   * e.g. a redirect hop) since `mark`; undefined when the failure was something else.
+   */
+  explain(error: unknown, mark: number): BwError | undefined {
+    if (error instanceof BwError) return undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    const fresh = this.#log.slice(Math.max(0, this.#log.length - (this.#seen - mark)));
+    let culprit: BlockedRequest | undefined;
+    if (ROUTE_REFUSAL.test(message)) culprit = fresh.find((e) => e.layer === "route" && (e.isNavigation === true || e.resourceType === "document"));
+    else if (PROXY_REFUSAL.test(message)) culprit = fresh.find((e) => e.layer === "proxy");
+    if (culprit === undefined) return undefined;
+    return new BwError("BLOCKED_URL", `the network policy blocked ${culprit.url}: ${culprit.reason}`, {
+      details: { url: culprit.url, layer: culprit.layer, reason: culprit.reason },
+    });
+  }
+
+  /** Runs a browser call; a failure the guard caused is rethrown as BLOCKED_URL and remembered. */
+  async guardCall<T>(call: () => Promise<T>): Promise<T> {
+    const mark = this.mark();
+    try {
+      return await call();
+    } catch (error) {
+      const blocked = this.explain(error, mark);
+      const thrown = blocked ?? error;
+      if (thrown instanceof BwError && thrown.code === "BLOCKED_URL" && this.#blockedMessages.size < MAX_REMEMBERED_ERRORS) {
+        this.#blockedMessages.add(thrown.message);
+      }
+      throw thrown;
+    }
+  }
+
+  /** The code for a snippet that failed with this message: BLOCKED_URL when it is one this run threw. */
+  codeFor(message: string): "BLOCKED_URL" | undefined {
+    return this.#blockedMessages.has(message) ? "BLOCKED_URL" : undefined;
+  }
+}

@@ -1,0 +1,104 @@
+// The worker's network guard: the loopback proxy Chromium is launched behind
+// (Playwright's `proxy` option, so its APIRequestContext uses it too), the
+// routing layer on the browser context, and the ≤5 s decision cache in front
+// of the daemon's `guard.check`. The policy itself never enters this process.
+import type { BrowserContext, LaunchOptions } from "playwright-core";
+import type { BlockedRequest } from "../../../shared/envelope.js";
+import { CachedGuard, proxyTarget, type PolicyDecision, type RequestDetails } from "../../../shared/guard/index.js";
+import { GuardCheck as GuardCheckMethod } from "../../../shared/protocol/index.js";
+import type { RpcPeer } from "../../../shared/rpc.js";
+import { startGuardProxy, type Dial, type GuardDecision, type GuardProxy, type GuardProxyEvent, type GuardTarget, type Resolve } from "../guard-proxy/guard-proxy.js";
+import { installRouteLayer, type BlockedSink } from "./route-layer.js";
+
+/** A guard.check that takes longer than this denies (the proxy bounds its own checks the same way). */
+export const GUARD_ASK_TIMEOUT_MS = 10_000;
+
+/** Asks the policy; in the worker, the daemon over the pipe. May reject, which denies. */
+export type GuardAskFn = (url: string, details: RequestDetails) => Promise<unknown>;
+
+export interface BrowserGuardOptions {
+  ask: GuardAskFn;
+  log?: (line: string) => void;
+  /** Injected in tests (DNS rebinding, recorded dials). */
+  resolve?: Resolve;
+  dial?: Dial;
+  now?: () => number;
+}
+
+/** The production ask: the daemon's guard.check over the worker's pipe. */
+export function askDaemon(daemon: RpcPeer<void>): GuardAskFn {
+  return (url, details) => daemon.call(GuardCheckMethod, { url, details: { ...details } }, GUARD_ASK_TIMEOUT_MS);
+}
+
+export class BrowserGuard {
+  readonly cache: CachedGuard;
+  readonly #options: BrowserGuardOptions;
+  #proxy: Promise<GuardProxy> | undefined;
+  #sink: BlockedSink | undefined;
+
+  constructor(options: BrowserGuardOptions) {
+    this.#options = options;
+    this.cache = new CachedGuard({ ask: options.ask, ...(options.now ? { now: options.now } : {}) });
+  }
+
+  /** One decision through the cache. Never rejects. */
+  check(url: string, details: RequestDetails): Promise<PolicyDecision> {
+    return this.cache.check(url, details);
+  }
+
+  /** The proxy's question: the host as named (or an address it resolved to), phrased as a URL. */
+  readonly authorize = async (target: GuardTarget): Promise<GuardDecision> => {
+    const { url } = proxyTarget(target.host, target.port);
+    const details: RequestDetails = target.resolvedFrom === undefined ? { layer: "proxy" } : { layer: "proxy", resolvedFrom: target.resolvedFrom };
+    return this.check(url, details);
+  };
+
+  /** Starts the proxy once; it outlives browser restarts. */
+  proxy(): Promise<GuardProxy> {
+    if (this.#proxy === undefined) {
+      const starting = startGuardProxy({
+        authorize: this.authorize,
+        onEvent: (event) => this.#onProxyEvent(event),
+        ...(this.#options.resolve ? { resolve: this.#options.resolve } : {}),
+        ...(this.#options.dial ? { dial: this.#options.dial } : {}),
+      });
+      this.#proxy = starting;
+      starting.catch(() => {
+        if (this.#proxy === starting) this.#proxy = undefined;
+      });
+    }
+    return this.#proxy;
+  }
+
+  /** What Playwright's launch needs: every connection, Chromium's and APIRequestContext's, goes through the proxy. */
+  async launchOptions(): Promise<Pick<LaunchOptions, "proxy">> {
+    const proxy = await this.proxy();
+    this.#options.log?.(`guard proxy listening on 127.0.0.1:${proxy.port}`);
+    return { proxy: { server: proxy.url } };
+  }
+
+  /** Installs the routing layer on a freshly launched context; refusals from either layer go to `sink`. */
+  async attach(context: BrowserContext, sink: BlockedSink): Promise<void> {
+    this.#sink = sink;
+    await installRouteLayer(context, (url, details) => this.check(url, details), sink);
+  }
+
+  async close(): Promise<void> {
+    const pending = this.#proxy;
+    this.#proxy = undefined;
+    if (pending) await pending.then((p) => p.close()).catch(() => {});
+  }
+
+  #onProxyEvent(event: GuardProxyEvent): void {
+    if (event.type !== "refused" || event.refusal !== "denied") return;
+    let url: string;
+    try {
+      url = proxyTarget(event.host, event.port).url;
+    } catch {
+      url = `${event.host}:${event.port}`;
+    }
+    const entry: Omit<BlockedRequest, "count"> = { url, layer: "proxy", reason: event.reason };
+    // The proxy cannot tell which page opened a connection: every run in flight hears of it.
+    this.#sink?.(entry, undefined);
+  }
+}

@@ -1,0 +1,136 @@
+// One session's pages (one active) and the ids its snippets know them and
+// their frames by. Playwright objects never leave the worker's realm: the
+// sandbox names a page as "p1" and a frame as "f3", and this registry turns
+// the name back into the object, refusing names of other sessions' pages.
+import type { BrowserContext, Frame, Page } from "playwright-core";
+import { BwError } from "../../shared/errors.js";
+import type { PageInfo } from "../../shared/envelope.js";
+
+export const MAX_PAGES_PER_SESSION = 20;
+const TITLE_WAIT_MS = 500;
+
+export class PageRegistry {
+  private readonly pages = new Map<string, Page>();
+  private activeId: string | undefined;
+  private nextPageNumber = 1;
+  private nextFrameNumber = 1;
+  private readonly frameIds = new WeakMap<Frame, string>();
+  private readonly frames = new Map<string, { pageId: string; frame: Frame }>();
+
+  constructor(
+    private readonly session: string,
+    private readonly getContext: () => Promise<BrowserContext>,
+    /** Wires a new page's events (console, dialogs…) to the session. */
+    private readonly onNewPage: (pageId: string, page: Page) => void,
+  ) {}
+
+  get size(): number {
+    return this.pages.size;
+  }
+
+  has(pageId: string): boolean {
+    return this.pages.has(pageId);
+  }
+
+  includes(page: Page): boolean {
+    for (const p of this.pages.values()) if (p === page) return true;
+    return false;
+  }
+
+  get(pageId: unknown): Page {
+    const page = this.pages.get(String(pageId));
+    if (!page) throw new BwError("INVALID_ARGUMENT", `no page ${String(pageId)} in session ${this.session}`);
+    return page;
+  }
+
+  active(): string {
+    if (this.activeId === undefined || !this.pages.has(this.activeId)) {
+      const first = this.pages.keys().next();
+      if (first.done) throw new BwError("INVALID_ARGUMENT", "this session has no open page: call openPage()");
+      this.activeId = first.value;
+    }
+    return this.activeId;
+  }
+
+  use(pageId: unknown): string {
+    const id = String(pageId);
+    this.get(id);
+    this.activeId = id;
+    return id;
+  }
+
+  async ensure(): Promise<void> {
+    if (this.pages.size === 0) this.activeId = await this.open();
+  }
+
+  async open(): Promise<string> {
+    if (this.pages.size >= MAX_PAGES_PER_SESSION) {
+      throw new BwError("LIMIT_EXCEEDED", `a session holds at most ${MAX_PAGES_PER_SESSION} pages; close one with closePage()`);
+    }
+    const context = await this.getContext();
+    const page = await context.newPage();
+    const id = `p${this.nextPageNumber++}`;
+    this.pages.set(id, page);
+    page.on("close", () => {
+      this.pages.delete(id);
+      if (this.activeId === id) this.activeId = undefined;
+      for (const [frameId, entry] of this.frames) if (entry.pageId === id) this.frames.delete(frameId);
+    });
+    page.on("framedetached", (frame) => {
+      const frameId = this.frameIds.get(frame);
+      if (frameId) this.frames.delete(frameId);
+    });
+    this.onNewPage(id, page);
+    return id;
+  }
+
+  /** The id snippets know `frame` by, assigned on first sight. */
+  frameId(pageId: string, frame: Frame): string {
+    let id = this.frameIds.get(frame);
+    if (!id) {
+      id = `f${this.nextFrameNumber++}`;
+      this.frameIds.set(frame, id);
+    }
+    if (!frame.isDetached()) this.frames.set(id, { pageId, frame });
+    return id;
+  }
+
+  frame(pageId: unknown, frameId: unknown): Frame {
+    const entry = this.frames.get(String(frameId));
+    if (!entry || entry.pageId !== String(pageId) || entry.frame.isDetached()) {
+      throw new BwError("INVALID_ARGUMENT", `frame ${String(frameId)} is gone (detached or navigated away) or not on page ${String(pageId)}`);
+    }
+    return entry.frame;
+  }
+
+  infos(): PageInfo[] {
+    const infos: PageInfo[] = [];
+    for (const [pageId, page] of this.pages) infos.push({ pageId, url: page.url(), title: "", active: pageId === this.activeId });
+    return infos;
+  }
+
+  async infosWithTitles(): Promise<PageInfo[]> {
+    const infos = this.infos();
+    // A page stuck in a navigation must not hold the envelope back.
+    const bound = new Promise<string>((r) => setTimeout(() => r(""), TITLE_WAIT_MS).unref());
+    await Promise.all(infos.map(async (info) => {
+      const page = this.pages.get(info.pageId);
+      info.title = page ? await Promise.race([page.title().catch(() => ""), bound]) : "";
+    }));
+    return infos;
+  }
+
+  /** Forget pages without closing them (the browser they lived in is gone). */
+  drop(): boolean {
+    const had = this.pages.size > 0;
+    this.pages.clear();
+    this.frames.clear();
+    this.activeId = undefined;
+    return had;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.pages.values()].map((p) => p.close().catch(() => {})));
+    this.drop();
+  }
+}

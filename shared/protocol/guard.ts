@@ -1,0 +1,65 @@
+// The guard's methods. `guard.check` is the worker asking the daemon's policy
+// about one request (worker pipe only); `policy.check` is a client's dry run
+// of that policy for a URL (socket only), which never starts a browser.
+import { GUARD_LAYERS, type GuardAnswer, type GuardLayer } from "../guard/types.js";
+import type { PolicySettings } from "../config.js";
+import { BwError } from "../errors.js";
+import { arr, bool, custom, obj, optional, str } from "../validate.js";
+import { declare } from "./declare.js";
+
+/** Longer URLs are refused before they reach the policy (Chromium's own cap is 2 MiB; hosts are what matter). */
+export const MAX_GUARD_URL_CHARS = 16_384;
+const MAX_HOST_ENTRIES = 1_000;
+
+const layerParam = custom((value, path): GuardLayer => {
+  if (!GUARD_LAYERS.includes(value as GuardLayer)) throw new BwError("INVALID_ARGUMENT", `${path}: must be one of ${GUARD_LAYERS.join(", ")}`);
+  return value as GuardLayer;
+});
+
+const urlParam = str({ min: 1, max: MAX_GUARD_URL_CHARS });
+const hostList = arr(str({ min: 1, max: 600 }), { max: MAX_HOST_ENTRIES });
+
+export const GuardCheck = declare<GuardAnswer>()("guard.check", obj({
+  url: urlParam,
+  details: obj({
+    layer: layerParam,
+    method: optional(str({ max: 32 })),
+    resourceType: optional(str({ max: 32 })),
+    isNavigation: optional(bool()),
+    resolvedFrom: optional(str({ max: 320 })),
+  }),
+}));
+
+/** One address the URL's host resolved to, judged as the proxy would judge it. */
+export interface AddressDecision {
+  address: string;
+  allowed: boolean;
+  reason: string;
+}
+
+export interface PolicyCheckResult {
+  url: string;
+  /** What the guard would do: the URL's decision and, with `resolve`, every resolved address's. */
+  allowed: boolean;
+  reason: string;
+  /** The URL's own decision, before any address was looked at. */
+  urlDecision: { allowed: boolean; reason: string };
+  /** The policy that answered: the daemon's, with the call's overrides applied. */
+  policy: PolicySettings & { custom?: true };
+  /** With `resolve`, for a host name: every address it resolved to (or why it did not resolve). */
+  resolved?: { host: string; addresses: AddressDecision[]; error?: string };
+}
+
+export type PolicyOverrides = Partial<PolicySettings>;
+
+export const PolicyCheck = declare<PolicyCheckResult>()("policy.check", obj({
+  url: urlParam,
+  /** Applied over the daemon's policy for this answer only. */
+  policy: optional(obj({
+    allowLoopback: optional(bool()),
+    allowPrivateNetwork: optional(bool()),
+    allowHosts: optional(hostList),
+    blockHosts: optional(hostList),
+  })),
+  resolve: optional(bool()),
+}));

@@ -1,0 +1,147 @@
+// What survives a crash, and what the caller is told: a killed daemon is
+// replaced by the next call and takes its worker and browser down with it;
+// finished execs stay in the transcript; a killed worker or browser, a CPU
+// loop, a snippet that never settles and Ctrl-C each leave the session usable,
+// with SESSION_RESET where pages were lost.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { daemonPids, destroyHome, runCli, startCli, tempHome } from "../helpers/cli.js";
+import { startServer, type TestServer } from "../helpers/http-server.js";
+import { childrenMatching, commandLine, descendants, waitForExit } from "../helpers/procs.js";
+
+const warningCodes = (envelope: { warnings?: { code: string }[] }) => (envelope.warnings ?? []).map((w) => w.code);
+
+describe("crash recovery", () => {
+  let home: string;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    home = tempHome("bw-crash-");
+    server = await startServer({ "/": "<title>Crash test</title><p>hi</p>" });
+  });
+
+  afterAll(async () => {
+    await destroyHome(home);
+    await server.close();
+  });
+
+  const exec = (session: string, code: string, extra: string[] = []) => runCli(["exec", "--session", session, ...extra, "-c", code], { home });
+  const visit = () => `await page.goto(${JSON.stringify(`${server.url}/`)}); return page.title()`;
+  const onlyDaemon = () => {
+    const pids = daemonPids(home);
+    expect(pids).toHaveLength(1);
+    return pids[0]!;
+  };
+  const workerOf = (daemon: number) => {
+    const workers = childrenMatching(daemon, /worker\/main\.js/);
+    expect(workers).toHaveLength(1);
+    return workers[0]!;
+  };
+
+  it("kill -9 of the daemon: its worker and browser die within seconds, the next call starts a new daemon, and the transcript keeps every finished exec", async () => {
+    const runIds: string[] = [];
+    for (const code of [visit(), "state.x = 1; return state.x", "throw new Error('finished, but failed')"]) {
+      const result = await exec("a", code);
+      expect(result.json.runId).toBeTruthy();
+      runIds.push(result.json.runId);
+    }
+    const killed = onlyDaemon();
+    const tree = descendants(killed);
+    expect(tree.map(commandLine).some((cmd) => /chrom/i.test(cmd))).toBe(true);
+    expect(tree.map(commandLine).some((cmd) => /worker\/main\.js/.test(cmd))).toBe(true);
+
+    process.kill(killed, "SIGKILL");
+    const orphansAfter5s = waitForExit(tree, 5_000);
+    const next = await exec("a", "return 'after the crash'");
+    expect(await orphansAfter5s).toEqual([]);
+    expect(next.code).toBe(0);
+    expect(next.json).toMatchObject({ ok: true, result: "after the crash", seq: 4 });
+    expect(onlyDaemon()).not.toBe(killed);
+
+    const transcript = await runCli(["transcript", "--session", "a", "--json"], { home });
+    const entries = transcript.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(entries.map((e) => [e.seq, e.runId, e.ok])).toEqual([
+      [1, runIds[0], true],
+      [2, runIds[1], true],
+      [3, runIds[2], false],
+      [4, next.json.runId, true],
+    ]);
+  });
+
+  it("kill -9 of the worker: the next call succeeds with a SESSION_RESET warning", async () => {
+    expect((await exec("a", visit())).json).toMatchObject({ ok: true, result: "Crash test" });
+    process.kill(workerOf(onlyDaemon()), "SIGKILL");
+    const next = await exec("a", "return page.url()");
+    expect(next.code).toBe(0);
+    expect(next.json).toMatchObject({ ok: true, result: "about:blank" });
+    expect(warningCodes(next.json)).toContain("SESSION_RESET");
+    const after = await exec("a", "return 1");
+    expect(warningCodes(after.json)).not.toContain("SESSION_RESET");
+  });
+
+  it("kill -9 of Chromium: the next call succeeds with a SESSION_RESET warning", async () => {
+    expect((await exec("a", visit())).json).toMatchObject({ ok: true, result: "Crash test" });
+    const browsers = childrenMatching(workerOf(onlyDaemon()), /chrom/i);
+    expect(browsers).toHaveLength(1);
+    process.kill(browsers[0]!, "SIGKILL");
+    expect(await waitForExit(browsers, 5_000)).toEqual([]);
+    const next = await exec("a", "return page.url()");
+    expect(next.code).toBe(0);
+    expect(next.json.ok).toBe(true);
+    expect(warningCodes(next.json)).toContain("SESSION_RESET");
+  });
+
+  it("a CPU loop in session A gets SNIPPET_TIMEOUT while session B answers again within seconds", async () => {
+    expect((await exec("b", visit())).json.ok).toBe(true);
+    const looping = exec("a", "await page.title(); while (true) {}");
+    await new Promise((r) => setTimeout(r, 1_000));
+    const inFlight = exec("b", "return 'b in flight'");
+    const a = await looping;
+    const aDone = Date.now();
+    expect(a.code).toBe(1);
+    expect(a.json).toMatchObject({ ok: false, error: { code: "SNIPPET_TIMEOUT", retryable: false } });
+    expect(a.json.durationMs).toBeLessThan(10_000);
+
+    const b1 = await inFlight;
+    if (!b1.json.ok) expect(b1.json.error.code).toBe("SESSION_RESET");
+    const b2 = await exec("b", "return page.url()");
+    expect(b2.json).toMatchObject({ ok: true, result: "about:blank" });
+    expect(Date.now() - aDone).toBeLessThan(10_000);
+    // B lost its page to the restart, and is told so on its next call (whichever call that was).
+    expect([...warningCodes(b1.json), ...warningCodes(b2.json), ...(b1.json.ok ? [] : [b1.json.error.code])]).toContain("SESSION_RESET");
+    if (!b1.json.ok) expect(warningCodes(b2.json)).toContain("SESSION_RESET");
+
+    const aAgain = await exec("a", "return 'a again'");
+    expect(aAgain.json).toMatchObject({ ok: true, result: "a again" });
+  });
+
+  it("an exec that awaits forever gets SNIPPET_TIMEOUT at its budget, and the session's next exec works", async () => {
+    const started = Date.now();
+    const stuck = await exec("a", "await new Promise(() => {})", ["--timeout", "2"]);
+    expect(stuck.code).toBe(1);
+    expect(stuck.json).toMatchObject({ ok: false, error: { code: "SNIPPET_TIMEOUT" } });
+    expect(stuck.json.durationMs).toBeGreaterThanOrEqual(1_900);
+    expect(stuck.json.durationMs).toBeLessThan(3_500);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    const next = await exec("a", "return 'next'");
+    expect(next.json).toMatchObject({ ok: true, result: "next" });
+  });
+
+  it("Ctrl-C on a running exec prints a CANCELLED envelope and exits 1; the session's next exec works", async () => {
+    const { child, result } = startCli(["exec", "--session", "a", "-c", "await new Promise(() => {})"], { home });
+    // Signal only once the run is in flight, as a user pressing Ctrl-C would.
+    const until = Date.now() + 15_000;
+    for (;;) {
+      const listed = await runCli(["sessions", "--json"], { home });
+      const session = listed.json?.daemons?.[0]?.sessions?.find((s: { session: string }) => s.session === "a");
+      if (session?.inFlight === 1) break;
+      if (Date.now() > until) throw new Error("the run never showed as in flight");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill("SIGINT");
+    const cancelled = await result;
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.json).toMatchObject({ ok: false, error: { code: "CANCELLED" }, session: "a" });
+    const next = await exec("a", "return 'after ctrl-c'");
+    expect(next.json).toMatchObject({ ok: true, result: "after ctrl-c" });
+  });
+});

@@ -1,0 +1,98 @@
+// The network guard end to end: the built CLI, its daemon, the worker and real
+// Chromium, all inside a network namespace that has only loopback (plus the
+// metadata address on lo, with a server that counts what reaches it). The
+// fixture prints what happened; a broken guard shows up as traffic that arrived.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI } from "../helpers/cli.js";
+
+const FIXTURE = fileURLToPath(new URL("./fixtures/network-guard-fixture.mjs", import.meta.url));
+const SETUP = "ip link set lo up && ip addr add 169.254.169.254/32 dev lo";
+
+function runInNamespace(): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("BETTERWRIGHT_")) env[k] = v;
+    const child = spawn("unshare", ["--net", "sh", "-c", `${SETUP} && exec "$0" "$1" "$2"`, process.execPath, FIXTURE, CLI], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 110_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      try {
+        resolve(JSON.parse(stdout));
+      } catch {
+        reject(new Error(`fixture exited ${code}: ${stdout}\n${stderr}`));
+      }
+    });
+  });
+}
+
+describe("the network guard through real Chromium, in a loopback-only namespace", () => {
+  let r: any;
+  const LOOPBACK_BLOCKED = /127\.0\.0\.1 is a loopback host and loopback is blocked/;
+
+  beforeAll(async () => {
+    r = await runInNamespace();
+    expect(r.fixtureError).toBeUndefined();
+  }, 115_000);
+
+  it("answers policy check from the daemon without starting a browser", () => {
+    expect(r.policyCheck).toMatchObject({ exit: 1, allowed: false, policy: { allowLoopback: false, allowPrivateNetwork: false } });
+    expect(r.policyCheck.reason).toMatch(LOOPBACK_BLOCKED);
+    expect(r.afterPolicyCheck.daemons).toHaveLength(1);
+    expect(r.afterPolicyCheck.daemons[0].browser.running).toBe(false);
+    // The dry run's flags did not reconfigure the daemon.
+    expect(r.afterPolicyCheck.daemons[0].settings.policy.allowLoopback).toBe(true);
+    expect(r.policyCheckHardened).toMatchObject({ exit: 1, allowed: false });
+  });
+
+  it("loads the allowed host and refuses a navigation to a second loopback port with BLOCKED_URL and the reason", () => {
+    expect(r.allowed).toMatchObject({ exit: 0, ok: true, result: "allowed" });
+    expect(r.allowed.blocked).toBeUndefined();
+    expect(r.navigation).toMatchObject({ exit: 1, ok: false, error: { code: "BLOCKED_URL" } });
+    expect(r.navigation.error.message).toContain(`http://127.0.0.1:${r.forbiddenPort}/`);
+    expect(r.navigation.error.message).toMatch(LOOPBACK_BLOCKED);
+    expect(r.navigation.blocked).toEqual([expect.objectContaining({ layer: "route", resourceType: "document", isNavigation: true, count: 1 })]);
+    // Caught inside the snippet, the error carries the code too.
+    expect(r.caught.result).toMatchObject({ code: "BLOCKED_URL" });
+  });
+
+  it("blocks fetch, <img>, <iframe>, WebSocket and a redirect to the blocked host, and lists each in `blocked`", () => {
+    const B = `127.0.0.1:${r.forbiddenPort}`;
+    expect(r.fetch.result).toMatch(/^failed/);
+    expect(r.fetch.blocked).toContainEqual(expect.objectContaining({ url: `http://${B}/data`, layer: "route", resourceType: "fetch" }));
+    expect(r.img.result).toBe(0);
+    expect(r.img.blocked).toContainEqual(expect.objectContaining({ url: `http://${B}/pixel.png`, resourceType: "image" }));
+    expect(r.iframe.result).toBe("iframe");
+    expect(r.iframe.blocked).toContainEqual(expect.objectContaining({ url: `http://${B}/frame`, resourceType: "document" }));
+    expect(r.websocket.result).toBe("error");
+    expect(r.websocket.blocked).toContainEqual(expect.objectContaining({ url: `http://${B}/`, layer: "proxy" }));
+    // Routing sees only the first URL of a redirect; the proxy refuses the hop.
+    expect(r.redirect).toMatchObject({ exit: 1, error: { code: "BLOCKED_URL" } });
+    expect(r.redirect.blocked).toContainEqual(expect.objectContaining({ url: `http://${B}/`, layer: "proxy" }));
+    expect(r.request.result).toBe("undefined");
+  });
+
+  it("let nothing reach the blocked server but the one request the default posture made on purpose", () => {
+    expect(r.defaultLoopback).toMatchObject({ ok: true, result: "forbidden" });
+    expect(r.forbiddenSeen).toEqual({ requests: ["/"], upgrades: 0, connections: 1 });
+  });
+
+  it("blocks the metadata address in the default posture, and nothing reaches it", () => {
+    expect(r.metadata).toMatchObject({ exit: 1, error: { code: "BLOCKED_URL" } });
+    expect(r.metadata.error.message).toMatch(/169\.254\.169\.254 is a cloud metadata endpoint/);
+    expect(r.metadataFetch.result).toBe("failed");
+    expect(r.metadataSeen).toEqual({ requests: [], upgrades: 0, connections: 0 });
+  });
+
+  it("sends no WebRTC or QUIC datagram to a UDP listener on 127.0.0.1", () => {
+    expect(r.webrtc.ok).toBe(true);
+    expect(r.webrtc.result.candidates).toEqual([]);
+    expect(r.webrtc.result.webtransport).not.toBe("ready");
+    expect(r.udpSeen).toBe(0);
+  });
+});

@@ -1,0 +1,89 @@
+// Finding processes from the outside, as a user with `ps` would: the
+// descendants of a pid (by walking /proc ppid links) and the daemons whose
+// working directory is a given home.
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+
+function parentOf(pid: number): number | undefined {
+  try {
+    // The command name in field 2 may hold spaces or parentheses: parse after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+function allPids(): number[] {
+  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+}
+
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+  } catch {
+    return "";
+  }
+}
+
+/** Every live descendant of `root` (children, grandchildren…). */
+export function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const pid of allPids()) {
+    const parent = parentOf(pid);
+    if (parent === undefined) continue;
+    children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+/** Direct children of `parent` whose command line matches. */
+export function childrenMatching(parent: number, pattern: RegExp): number[] {
+  return allPids().filter((pid) => parentOf(pid) === parent && pattern.test(commandLine(pid)));
+}
+
+/** Live daemon processes (dist/daemon/main.js) started for `home` (their working directory). */
+export function daemonProcessesOf(home: string): number[] {
+  const real = realpathSync(home);
+  return allPids().filter((pid) => {
+    if (!/daemon\/main\.js/.test(commandLine(pid))) return false;
+    try {
+      return readlinkSync(`/proc/${pid}/cwd`) === real;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  // A zombie still answers kill(0) until its parent reaps it; it runs nothing.
+  try {
+    return !/^\S+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** Polls until none of `pids` is alive; returns those still alive at the deadline. */
+export async function waitForExit(pids: number[], ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  let living = pids.filter(alive);
+  while (living.length > 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+    living = living.filter(alive);
+  }
+  return living;
+}

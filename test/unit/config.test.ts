@@ -1,0 +1,123 @@
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ARTIFACT_DEFAULTS, DEFAULTS, resolveConfig } from "../../shared/config.js";
+import { BwError } from "../../shared/errors.js";
+
+function failure(fn: () => unknown): BwError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(BwError);
+    return error as BwError;
+  }
+  throw new Error("expected a failure");
+}
+
+describe("the config module", () => {
+  let home: string;
+  const writeConfig = (value: unknown) => writeFileSync(path.join(home, "config.json"), typeof value === "string" ? value : JSON.stringify(value));
+
+  beforeEach(() => {
+    home = realpathSync(mkdtempSync(path.join(tmpdir(), "bw-config-")));
+  });
+  afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+  it("uses the defaults when nothing is stated, and states nothing explicitly", () => {
+    const { settings, explicit } = resolveConfig({ flags: { home }, env: {} });
+    expect(settings).toMatchObject({
+      home,
+      profile: "default",
+      session: "default",
+      browser: null,
+      headless: true,
+      timeoutMs: DEFAULTS.timeoutMs,
+      sessionTtlSeconds: DEFAULTS.sessionTtlSeconds,
+      daemonIdleSeconds: DEFAULTS.daemonIdleSeconds,
+      noDaemon: false,
+      policy: { allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] },
+      artifacts: ARTIFACT_DEFAULTS,
+    });
+    expect(explicit).toEqual({});
+  });
+
+  it("layers defaults < config.json < its profile section < environment < flags", () => {
+    writeConfig({ timeoutSeconds: 10, sessionTtlSeconds: 100, daemonIdleSeconds: 5, browser: "/file/chrome", profiles: { social: { timeoutSeconds: 20, sessionTtlSeconds: 200 } } });
+    const env = { BETTERWRIGHT_HOME: home, BETTERWRIGHT_TIMEOUT_SECONDS: "30", BETTERWRIGHT_BROWSER: "/env/chrome" };
+
+    const fileOnly = resolveConfig({ env: { BETTERWRIGHT_HOME: home } }).settings;
+    expect([fileOnly.timeoutMs, fileOnly.sessionTtlSeconds, fileOnly.daemonIdleSeconds, fileOnly.browser]).toEqual([10_000, 100, 5, "/file/chrome"]);
+
+    const section = resolveConfig({ flags: { profile: "social" }, env: { BETTERWRIGHT_HOME: home } }).settings;
+    expect([section.timeoutMs, section.sessionTtlSeconds, section.daemonIdleSeconds]).toEqual([20_000, 200, 5]);
+
+    const withEnv = resolveConfig({ flags: { profile: "social" }, env }).settings;
+    expect([withEnv.timeoutMs, withEnv.sessionTtlSeconds, withEnv.browser]).toEqual([30_000, 200, "/env/chrome"]);
+
+    const withFlags = resolveConfig({ flags: { profile: "social", timeoutSeconds: 40, browser: "/flag/chrome" }, env }).settings;
+    expect([withFlags.timeoutMs, withFlags.browser]).toEqual([40_000, "/flag/chrome"]);
+
+    // Another profile does not see the section.
+    expect(resolveConfig({ flags: { profile: "work" }, env: { BETTERWRIGHT_HOME: home } }).settings.timeoutMs).toBe(10_000);
+  });
+
+  it("picks home, profile and session from flags over the environment", () => {
+    const other = path.join(home, "other");
+    const env = { BETTERWRIGHT_HOME: other, BETTERWRIGHT_PROFILE: "envprof", BETTERWRIGHT_SESSION: "envsess" };
+    expect(resolveConfig({ env }).settings).toMatchObject({ home: other, profile: "envprof", session: "envsess" });
+    expect(resolveConfig({ flags: { home, profile: "flagprof", session: "flagsess" }, env }).settings).toMatchObject({ home, profile: "flagprof", session: "flagsess" });
+  });
+
+  it("marks as explicit only what a file, the environment or a flag stated", () => {
+    writeConfig({ headless: false });
+    const { explicit } = resolveConfig({ flags: { home, blockPrivateNetwork: true, timeoutSeconds: 5 }, env: { BETTERWRIGHT_DAEMON_IDLE_SECONDS: "7" } });
+    expect(explicit).toEqual({
+      headless: false,
+      daemonIdleSeconds: 7,
+      policy: { allowLoopback: true, allowPrivateNetwork: false, allowHosts: [], blockHosts: [] },
+    });
+  });
+
+  it("makes blocking loopback imply blocking the private network, from every source", () => {
+    expect(resolveConfig({ flags: { home, blockLoopback: true }, env: {} }).settings.policy).toMatchObject({ allowLoopback: false, allowPrivateNetwork: false });
+    expect(resolveConfig({ flags: { home }, env: { BETTERWRIGHT_BLOCK_LOOPBACK: "1" } }).settings.policy).toMatchObject({ allowLoopback: false, allowPrivateNetwork: false });
+    writeConfig({ allowLoopback: false, allowPrivateNetwork: true });
+    expect(resolveConfig({ flags: { home }, env: {} }).settings.policy).toMatchObject({ allowLoopback: false, allowPrivateNetwork: false });
+  });
+
+  it.each([
+    ["an environment timeout", { env: { BETTERWRIGHT_TIMEOUT_SECONDS: "soon" } }, "BETTERWRIGHT_TIMEOUT_SECONDS"],
+    ["a negative TTL", { env: { BETTERWRIGHT_SESSION_TTL_SECONDS: "-1" } }, "BETTERWRIGHT_SESSION_TTL_SECONDS"],
+    ["a non-boolean headed", { env: { BETTERWRIGHT_HEADED: "maybe" } }, "BETTERWRIGHT_HEADED"],
+    ["a zero flag timeout", { flags: { timeoutSeconds: 0 } }, "flag --timeout"],
+    ["a timeout over a day", { flags: { timeoutSeconds: 2 * 24 * 3600 } }, "flag --timeout"],
+    ["a bad session name", { flags: { session: "../x" } }, "session"],
+    ["a bad profile name", { env: { BETTERWRIGHT_PROFILE: "a/b" } }, "profile"],
+  ])("refuses %s with INVALID_ARGUMENT naming its source", (_what, input, source) => {
+    const error = failure(() => resolveConfig({ flags: { home, ...(input as { flags?: object }).flags }, env: (input as { env?: NodeJS.ProcessEnv }).env ?? {} }));
+    expect(error.code).toBe("INVALID_ARGUMENT");
+    expect(error.message).toContain(source);
+  });
+
+  it.each([
+    ["invalid JSON", "{ nope", "config.json"],
+    ["an array", "[]", "config.json"],
+    ["an unknown key", { timeout: 5 }, "timeout"],
+    ["a bad top-level value", { headless: "sometimes" }, "headless"],
+    ["a bad value in a profile section", { profiles: { social: { timeoutSeconds: "x" } } }, "profiles.social"],
+    ["a profile section that is not an object", { profiles: { social: 5 } }, "profiles.social"],
+  ])("refuses config.json with %s, naming the file", (_what, content, mention) => {
+    writeConfig(content);
+    const error = failure(() => resolveConfig({ flags: { home, profile: "social" }, env: {} }));
+    expect(error.code).toBe("INVALID_ARGUMENT");
+    expect(error.message).toContain(path.join(home, "config.json"));
+    expect(error.message).toContain(mention);
+  });
+
+  it("reads --no-daemon from the flag or BETTERWRIGHT_NO_DAEMON", () => {
+    expect(resolveConfig({ flags: { home }, env: { BETTERWRIGHT_NO_DAEMON: "1" } }).settings.noDaemon).toBe(true);
+    expect(resolveConfig({ flags: { home, noDaemon: true }, env: {} }).settings.noDaemon).toBe(true);
+    expect(failure(() => resolveConfig({ flags: { home }, env: { BETTERWRIGHT_NO_DAEMON: "perhaps" } })).message).toContain("BETTERWRIGHT_NO_DAEMON");
+  });
+});

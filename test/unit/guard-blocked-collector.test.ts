@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { BlockedCollector, MAX_BLOCKED_ENTRIES } from "../../daemon/worker/guard/blocked-collector.js";
+import { BwError } from "../../shared/errors.js";
+
+const NAV = { url: "http://10.0.0.1/", layer: "route", reason: "private networks are blocked", resourceType: "document", method: "GET", isNavigation: true } as const;
+const HOP = { url: "http://10.0.0.2/", layer: "proxy", reason: "private networks are blocked" } as const;
+
+describe("BlockedCollector: the envelope's blocked list", () => {
+  it("is absent when nothing was refused", () => {
+    expect(new BlockedCollector().outcome()).toEqual({});
+  });
+
+  it("keeps one entry per layer and URL with a count, bounded", () => {
+    const c = new BlockedCollector();
+    c.add(NAV);
+    c.add(NAV);
+    c.add({ ...NAV, layer: "proxy" });
+    for (let i = 0; i < MAX_BLOCKED_ENTRIES + 20; i++) c.add({ url: `http://10.0.0.1/img/${i}.png`, layer: "route", reason: "r", resourceType: "image" });
+    const { blocked } = c.outcome();
+    expect(blocked).toHaveLength(MAX_BLOCKED_ENTRIES);
+    expect(blocked![0]).toEqual({ ...NAV, count: 2 });
+    expect(blocked![1]).toMatchObject({ layer: "proxy", count: 1 });
+  });
+});
+
+describe("BlockedCollector.guardCall: a navigation the guard refused fails with BLOCKED_URL", () => {
+  it("explains a routing abort by the navigation it refused since the call began", async () => {
+    const c = new BlockedCollector();
+    const failure = c.guardCall(async () => {
+      c.add(NAV);
+      throw new Error("page.goto: net::ERR_BLOCKED_BY_CLIENT at http://10.0.0.1/");
+    });
+    await expect(failure).rejects.toMatchObject({ code: "BLOCKED_URL", message: `the network policy blocked http://10.0.0.1/: ${NAV.reason}` });
+    const error = await failure.catch((e: BwError) => e);
+    expect(c.codeFor(error.message)).toBe("BLOCKED_URL");
+  });
+
+  it("explains a refused proxy connection (a redirect hop) by the proxy's refusal", async () => {
+    const c = new BlockedCollector();
+    const failure = c.guardCall(async () => {
+      c.add(HOP);
+      throw new Error("page.goto: net::ERR_SOCKS_CONNECTION_FAILED at http://allowed.test/redirect");
+    });
+    await expect(failure).rejects.toMatchObject({ code: "BLOCKED_URL", message: expect.stringContaining("http://10.0.0.2/") });
+  });
+
+  it("leaves other failures alone: no refusal since the call began, an unrelated error, or a mismatched layer", async () => {
+    const c = new BlockedCollector();
+    c.add(NAV);
+    const stale = new Error("page.goto: net::ERR_BLOCKED_BY_CLIENT at http://10.0.0.1/");
+    await expect(c.guardCall(async () => { throw stale; })).rejects.toBe(stale);
+    const refused = new Error("page.goto: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:9/");
+    await expect(c.guardCall(async () => { c.add(NAV); throw refused; })).rejects.toBe(refused);
+    const socks = new Error("page.goto: net::ERR_SOCKS_CONNECTION_FAILED at http://x.test/");
+    await expect(c.guardCall(async () => { c.add(NAV); throw socks; })).rejects.toBe(socks);
+    const own = new BwError("SNIPPET_TIMEOUT", "over");
+    await expect(c.guardCall(async () => { c.add(HOP); throw own; })).rejects.toBe(own);
+    expect(c.codeFor("page.goto: net::ERR_BLOCKED_BY_CLIENT at http://10.0.0.1/")).toBeUndefined();
+  });
+
+  it("passes results through", async () => {
+    expect(await new BlockedCollector().guardCall(async () => 42)).toBe(42);
+  });
+});
