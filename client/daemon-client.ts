@@ -9,7 +9,7 @@ import { daemonSettingsOf } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
 import { layoutFor, type HomeLayout } from "../shared/paths.js";
 import { Hello, type DaemonIdentity } from "../shared/protocol/index.js";
-import type { RpcPeer } from "../shared/rpc.js";
+import type { RpcCaller } from "../shared/rpc-client.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import { spawnDaemon } from "./spawn.js";
 import { connectSocket } from "./transport.js";
@@ -22,14 +22,14 @@ const LOCK_TAKEOVER_MS = 13_000;
 const EXISTS_CONNECT_MS = 1_000;
 
 export interface DaemonConnection {
-  peer: RpcPeer<void>;
+  peer: RpcCaller;
   daemon: DaemonIdentity;
   layout: HomeLayout;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function tryConnect(socketPath: string): Promise<RpcPeer<void> | undefined> {
+async function tryConnect(socketPath: string): Promise<RpcCaller | undefined> {
   try {
     return await connectSocket(socketPath);
   } catch (error) {
@@ -39,7 +39,7 @@ async function tryConnect(socketPath: string): Promise<RpcPeer<void> | undefined
   }
 }
 
-async function connectWithin(socketPath: string, ms: number): Promise<RpcPeer<void> | undefined> {
+async function connectWithin(socketPath: string, ms: number): Promise<RpcCaller | undefined> {
   const until = Date.now() + ms;
   do {
     const peer = await tryConnect(socketPath);
@@ -55,7 +55,7 @@ async function connectWithin(socketPath: string, ms: number): Promise<RpcPeer<vo
  * binds within moments) or met the lock of a killed daemon, which is taken over
  * once stale (10 s after its last refresh): keep spawning until one serves.
  */
-async function startAndConnect(layout: HomeLayout, bootstrap: DaemonBootstrap, env: NodeJS.ProcessEnv): Promise<RpcPeer<void>> {
+async function startAndConnect(layout: HomeLayout, bootstrap: DaemonBootstrap, env: NodeJS.ProcessEnv): Promise<RpcCaller> {
   const until = Date.now() + LOCK_TAKEOVER_MS;
   for (;;) {
     const readiness = await spawnDaemon(layout, bootstrap, env);

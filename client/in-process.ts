@@ -3,7 +3,7 @@
 import { daemonSettingsOf, type ResolvedConfig } from "../shared/config.js";
 import { layoutFor } from "../shared/paths.js";
 import { Hello } from "../shared/protocol/index.js";
-import { RpcPeer } from "../shared/rpc.js";
+import { RpcClient } from "../shared/rpc-client.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import type { DaemonConnection } from "./daemon-client.js";
 
@@ -20,7 +20,7 @@ export async function connectInProcess(config: ResolvedConfig): Promise<InProces
     settings: daemonSettingsOf(settings),
     defaultTimeoutMs: settings.timeoutMs,
   });
-  const peer = new RpcPeer<void>(host.stream, { context: undefined });
+  const peer = new RpcClient(host.stream);
   const hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: {}, inspect: true });
   return {
     peer,

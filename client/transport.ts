@@ -1,9 +1,9 @@
 // A connection to a daemon's socket, speaking the shared RPC peer.
 import net from "node:net";
 import { BwError } from "../shared/errors.js";
-import { RpcPeer } from "../shared/rpc.js";
+import { RpcClient, type RpcCaller } from "../shared/rpc-client.js";
 
-export function connectSocket(socketPath: string, timeoutMs = 5_000): Promise<RpcPeer<void>> {
+export function connectSocket(socketPath: string, timeoutMs = 5_000): Promise<RpcCaller> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     const timer = setTimeout(() => {
@@ -14,7 +14,7 @@ export function connectSocket(socketPath: string, timeoutMs = 5_000): Promise<Rp
       clearTimeout(timer);
       socket.removeAllListeners("error");
       socket.on("error", () => {});
-      resolve(new RpcPeer<void>(socket, { context: undefined }));
+      resolve(new RpcClient(socket));
     });
     socket.once("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);

@@ -43,6 +43,37 @@ export function createLineReader(events: LineReaderEvents, maxFrameBytes: number
   };
 }
 
+/**
+ * Deepest array/object nesting a frame may have. Real messages stay far below
+ * it (results are cut at depth 20); past it JSON.stringify throws RangeError,
+ * and JSON.parse of millions of brackets holds the event loop for seconds.
+ */
+export const MAX_FRAME_DEPTH = 256;
+
+/** Whether JSON text nests arrays and objects deeper than `max`, scanning (strings skipped) before any parse. */
+export function nestsDeeperThan(text: string, max: number = MAX_FRAME_DEPTH): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: one preceded by an even run of backslashes.
+      for (;;) {
+        const quote = text.indexOf('"', i + 1);
+        if (quote === -1) return false;
+        let before = quote - 1;
+        while (text.charCodeAt(before) === 0x5c) before--;
+        i = quote;
+        if ((quote - 1 - before) % 2 === 0) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
 export function encodeFrame(message: unknown): string {
   return `${JSON.stringify(message)}\n`;
 }

@@ -10,9 +10,12 @@ import {
   JSONRPCServerAndClient,
   type JSONRPCResponse,
 } from "json-rpc-2.0";
-import { BwError, isErrorCode, RPC_ERROR_CODE, toBwError, type ErrorShape } from "./errors.js";
+import { BwError, RPC_ERROR_CODE, toBwError } from "./errors.js";
 import { createLineReader, encodeFrame, MAX_FRAME_BYTES } from "./framing.js";
 import type { AnyMethod, MethodDecl } from "./protocol/index.js";
+import { errorFromRpc, type RpcCaller } from "./rpc-client.js";
+
+export { errorFromRpc };
 
 export type Handler<P, R, C> = (params: P, context: C) => R | Promise<R>;
 
@@ -53,18 +56,6 @@ export class MethodRegistry<C> {
   }
 }
 
-export function errorFromRpc(error: unknown): BwError {
-  if (error instanceof BwError) return error;
-  const data = (error as { data?: Partial<ErrorShape> } | undefined)?.data;
-  if (data && isErrorCode(data.code)) {
-    return new BwError(data.code, String((error as Error).message ?? data.message ?? ""), {
-      retryable: Boolean(data.retryable),
-      details: data.details,
-    });
-  }
-  return new BwError("INTERNAL_ERROR", error instanceof Error ? error.message : String(error));
-}
-
 function protocolError(id: unknown, message: string, code: number): JSONRPCResponse {
   const shape = { code: "INVALID_ARGUMENT", message, retryable: false };
   return { jsonrpc: "2.0", id: (typeof id === "string" || typeof id === "number" ? id : null), error: { code, message, data: shape } };
@@ -78,7 +69,7 @@ export interface PeerOptions<C> {
 }
 
 /** One connection: serves `registry` to the other side and calls the other side's methods. */
-export class RpcPeer<C = void> {
+export class RpcPeer<C = void> implements RpcCaller {
   private readonly rpc: JSONRPCServerAndClient<C, void>;
   private closed = false;
   private closeReason: BwError | undefined;

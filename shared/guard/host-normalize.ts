@@ -2,8 +2,21 @@
 // authority, allowHosts entry) into one canonical form, so that every later
 // comparison is between canonical strings. Anything ambiguous is refused:
 // a host we cannot read is a host we must not let through.
+import { createRequire } from "node:module";
 import { domainToASCII } from "node:url";
-import ipaddr from "ipaddr.js";
+import type ipaddrModule from "ipaddr.js";
+
+// Loaded on first use (require caches it): the CLI's warm path imports this
+// module but rarely normalises an address, and ipaddr.js costs ~20 ms to load.
+const load = createRequire(import.meta.url);
+const ipaddr = {
+  get IPv4(): typeof ipaddrModule.IPv4 {
+    return (load("ipaddr.js") as typeof ipaddrModule).IPv4;
+  },
+  get IPv6(): typeof ipaddrModule.IPv6 {
+    return (load("ipaddr.js") as typeof ipaddrModule).IPv6;
+  },
+};
 
 export type HostKind = "ipv4" | "ipv6" | "name";
 

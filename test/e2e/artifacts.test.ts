@@ -143,8 +143,8 @@ describe("artifacts", () => {
   });
 
   it("cancels a download of a session with no approved run, even while another session's approved run is in flight", async () => {
-    const approved = exec("approver", "const start = Date.now(); await page.waitForTimeout(5000); return { start, end: Date.now() }", ["--approve-downloads"]);
-    await new Promise((r) => setTimeout(r, 1500));
+    const approved = exec("approver", "const start = Date.now(); await page.waitForTimeout(6000); return { start, end: Date.now() }", ["--approve-downloads"]);
+    await new Promise((r) => setTimeout(r, 2000));
     const sneaky = await exec("sneaky", `await page.goto(${JSON.stringify(server.url)}); await page.click("#small"); return await waitForDownload()`);
     const approver = await approved;
     expect(sneaky.json.result).toMatchObject({ status: "rejected", reason: "DOWNLOAD_NOT_APPROVED", bytes: 0 });

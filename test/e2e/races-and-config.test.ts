@@ -185,7 +185,7 @@ describe("races and configuration", () => {
 
     const exec = await runCli(["exec", "-c", "return 1"], { home: noBrowserHome, env });
     expect(exec.code).toBe(3);
-    expect(exec.json).toMatchObject({ ok: false, error: { code: "BROWSER_UNAVAILABLE" } });
+    expect(exec.json, exec.stdout + exec.stderr).toMatchObject({ ok: false, error: { code: "BROWSER_UNAVAILABLE" } });
     expect(exec.json.error.message).toContain("/nonexistent");
   });
 

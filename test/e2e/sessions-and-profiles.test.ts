@@ -96,7 +96,7 @@ describe("sessions and profiles", () => {
     const listed = await runCli(["sessions", "--json"], { home });
     expect(listed.code).toBe(0);
     const daemons = listed.json.daemons as { profile: string; pid: number; sessions: { session: string; inFlight: number }[] }[];
-    expect(daemons.map((d) => d.profile).sort()).toEqual(["default", "other"]);
+    expect(daemons.map((d) => d.profile).sort(), listed.stdout + listed.stderr).toEqual(["default", "other"]);
     expect(daemons.map((d) => d.pid).sort()).toEqual(daemonPids(home).sort());
     const byProfile = Object.fromEntries(daemons.map((d) => [d.profile, d.sessions.map((s) => s.session).sort()]));
     expect(byProfile).toEqual({ default: ["alpha", "beta", "o1", "o2", "order"], other: ["alpha"] });
@@ -191,6 +191,6 @@ describe("sessions and profiles", () => {
     expect(existsSync(runtimeDir) ? readdirSync(runtimeDir) : []).toEqual([]);
     expect(daemonPids(home).sort()).toEqual(daemonsBefore);
     const daemonSide = await exec("beta", "return page.url()");
-    expect(daemonSide.json).toMatchObject({ ok: true, result: `${server.url}/echo` });
+    expect(daemonSide.json, daemonSide.stdout).toMatchObject({ ok: true, result: `${server.url}/echo` });
   });
 });
