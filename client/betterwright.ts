@@ -9,6 +9,7 @@ import { PolicyCheck, RunAttach, RunCancel, SessionClose, SessionExec, SessionLi
 import { connectDaemon, type DaemonConnection } from "./daemon-client.js";
 import { connectInProcess, type InProcessConnection } from "./in-process.js";
 import { applyPolicyOption, type PolicyOption } from "./policy-option.js";
+import type { NetworkPolicy } from "../shared/policy/index.js";
 import { vaultApi, type VaultApi } from "./vault-api.js";
 
 export interface BetterWrightOptions {
@@ -42,6 +43,8 @@ export class BetterWright {
   private readonly config: ResolvedConfig;
   private readonly env: NodeJS.ProcessEnv;
   private connection: Promise<DaemonConnection> | undefined;
+  /** A policy with a custom hook: it runs with the host in this process. */
+  private localPolicy: NetworkPolicy | undefined;
 
   constructor(options: BetterWrightOptions = {}) {
     this.env = options.env ?? process.env;
@@ -52,7 +55,7 @@ export class BetterWright {
     if (options.headless === false) flags.headed = true;
     if (options.daemon === false) flags.noDaemon = true;
     this.config = resolveConfig({ flags, env: this.env });
-    if (options.policy !== undefined) applyPolicyOption(this.config, options.policy);
+    if (options.policy !== undefined) this.localPolicy = applyPolicyOption(this.config, options.policy, options.daemon);
   }
 
   /** For front ends (the CLI) that have already resolved their configuration. */
@@ -69,7 +72,7 @@ export class BetterWright {
   private connect(): Promise<DaemonConnection> {
     if (!this.connection) {
       const pending: Promise<DaemonConnection> = this.config.settings.noDaemon
-        ? connectInProcess(this.config)
+        ? connectInProcess(this.config, this.localPolicy)
         : connectDaemon(this.config, this.env);
       this.connection = pending;
       pending.then(

@@ -2,6 +2,7 @@
 // a single dynamic import, so the CLI's normal path never pays for it.
 import { daemonSettingsOf, type ResolvedConfig } from "../shared/config.js";
 import { layoutFor } from "../shared/paths.js";
+import type { NetworkPolicy } from "../shared/policy/index.js";
 import { Hello } from "../shared/protocol/index.js";
 import { RpcClient } from "../shared/rpc-client.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
@@ -11,7 +12,8 @@ export interface InProcessConnection extends DaemonConnection {
   stop(): Promise<void>;
 }
 
-export async function connectInProcess(config: ResolvedConfig): Promise<InProcessConnection> {
+/** `policy`: a NetworkPolicy with a custom hook, run by the host in this process. */
+export async function connectInProcess(config: ResolvedConfig, policy?: NetworkPolicy): Promise<InProcessConnection> {
   const { settings } = config;
   const { startInProcessHost } = await import("../daemon/in-process.js");
   const host = await startInProcessHost({
@@ -19,7 +21,7 @@ export async function connectInProcess(config: ResolvedConfig): Promise<InProces
     profile: settings.profile,
     settings: daemonSettingsOf(settings),
     defaultTimeoutMs: settings.timeoutMs,
-  });
+  }, policy);
   const peer = new RpcClient(host.stream);
   const hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: {}, inspect: true });
   return {

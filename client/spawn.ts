@@ -48,7 +48,8 @@ export async function spawnDaemon(layout: HomeLayout, bootstrap: DaemonBootstrap
           reject(new BwError("DAEMON_UNAVAILABLE", "the daemon sent a malformed readiness line"));
         }
       });
-      child.once("exit", (code, signal) => {
+      // "close", not "exit": exit may come before the readiness line on fd 3 has been read.
+      child.once("close", (code, signal) => {
         clearTimeout(timer);
         const tail = logTail(layout.logPath);
         reject(new BwError("DAEMON_UNAVAILABLE", `the daemon exited during start-up (code ${code}, signal ${signal})${tail ? `:\n${tail}` : ""}`));
@@ -59,7 +60,7 @@ export async function spawnDaemon(layout: HomeLayout, bootstrap: DaemonBootstrap
       });
     });
   } finally {
-    child.removeAllListeners("exit");
+    child.removeAllListeners("close");
     (readiness as unknown as { destroy(): void }).destroy();
     child.unref();
   }

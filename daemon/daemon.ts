@@ -13,6 +13,7 @@ import { MethodRegistry, RpcPeer } from "../shared/rpc.js";
 import { ensurePrivateDir, makePrivate, writeFileAtomic } from "../shared/secure-fs.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import { ArtifactService } from "./artifacts/artifact-service.js";
+import type { NetworkPolicy } from "../shared/policy/index.js";
 import { GuardService } from "./guard/guard-service.js";
 import { Logger } from "./log.js";
 import { registerArtifactMethods } from "./methods/artifact-methods.js";
@@ -43,6 +44,8 @@ export interface DaemonOptions {
    * when the profile is locked by a running daemon.
    */
   serve?: boolean;
+  /** A policy with a custom hook, which only the in-process host can run; otherwise built from settings.policy. */
+  policy?: NetworkPolicy;
 }
 
 /** Time allowed for draining in-flight runs at shutdown; the entry point enforces a hard deadline past it. */
@@ -86,7 +89,7 @@ export class Daemon {
     this.log = new Logger(this.serving ? this.layout.logPath : path.join(this.layout.home, `inprocess-${process.pid}.log`));
     this.vault = new VaultService({ home: this.layout.home, now: this.now });
     this.log.setRedaction(this.vault.filterLogLine);
-    this.guard = new GuardService(options.settings.policy, { log: (line) => this.log.write(line) });
+    this.guard = new GuardService(options.policy ?? options.settings.policy, { log: (line) => this.log.write(line) });
     this.artifacts = new ArtifactService({
       artifactsRoot: this.layout.artifactsRoot,
       profile: this.layout.profile,

@@ -4,6 +4,7 @@
 // dynamic import in client/in-process.ts.
 import type { Duplex } from "node:stream";
 import type { DaemonBootstrap } from "../shared/bootstrap.js";
+import type { NetworkPolicy } from "../shared/policy/index.js";
 import { Daemon } from "./daemon.js";
 
 export interface InProcessHost {
@@ -11,8 +12,9 @@ export interface InProcessHost {
   stop(): Promise<void>;
 }
 
-export async function startInProcessHost(bootstrap: DaemonBootstrap): Promise<InProcessHost> {
-  const daemon = new Daemon({ ...bootstrap, serve: false });
+/** `policy`: a NetworkPolicy with a custom hook, which cannot cross to a daemon process. */
+export async function startInProcessHost(bootstrap: DaemonBootstrap, policy?: NetworkPolicy): Promise<InProcessHost> {
+  const daemon = new Daemon({ ...bootstrap, serve: false, ...(policy ? { policy } : {}) });
   await daemon.start();
   return { stream: daemon.connectInMemory(), stop: () => daemon.requestStop("in-process host closed") };
 }

@@ -67,7 +67,7 @@ export function nestsDeeperThan(text: string, max: number = MAX_FRAME_DEPTH): bo
       }
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > max) return true;
-    } else if (c === 0x5d || c === 0x7d) {
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) {
       depth--;
     }
   }

@@ -11,7 +11,7 @@ import {
   type JSONRPCResponse,
 } from "json-rpc-2.0";
 import { BwError, RPC_ERROR_CODE, toBwError } from "./errors.js";
-import { createLineReader, encodeFrame, MAX_FRAME_BYTES } from "./framing.js";
+import { createLineReader, encodeFrame, MAX_FRAME_BYTES, MAX_FRAME_DEPTH, nestsDeeperThan } from "./framing.js";
 import type { AnyMethod, MethodDecl } from "./protocol/index.js";
 import { errorFromRpc, type RpcCaller } from "./rpc-client.js";
 
@@ -61,6 +61,9 @@ function protocolError(id: unknown, message: string, code: number): JSONRPCRespo
   return { jsonrpc: "2.0", id: (typeof id === "string" || typeof id === "number" ? id : null), error: { code, message, data: shape } };
 }
 
+/** Replies queued for a peer that does not read them; past this the connection is dropped. */
+export const MAX_WRITE_BACKLOG_BYTES = 4 * MAX_FRAME_BYTES;
+
 export interface PeerOptions<C> {
   registry?: MethodRegistry<C>;
   context: C;
@@ -85,7 +88,9 @@ export class RpcPeer<C = void> implements RpcCaller {
       (error instanceof JSONRPCErrorException
         ? { jsonrpc: "2.0", id, error: { code: error.code, message: error.message, data: error.data } }
         : protocolError(id, error instanceof Error ? error.message : String(error), -32603)) as never;
-    server.handleMethodNotFound = async (request) => protocolError(request.id, `unknown method ${JSON.stringify(request.method).slice(0, 100)}`, -32601);
+    // A notification gets no reply, not even "unknown method" (JSON-RPC 2.0, section 4.1).
+    server.handleMethodNotFound = async (request) =>
+      request.id === undefined ? null : protocolError(request.id, `unknown method ${JSON.stringify(request.method).slice(0, 100)}`, -32601);
     const client = new JSONRPCClient<void>((request) => {
       this.write(request);
     });
@@ -104,6 +109,11 @@ export class RpcPeer<C = void> implements RpcCaller {
   }
 
   private receive(text: string): void {
+    // Before parsing: a depth bomb costs JSON.parse seconds and JSON.stringify a RangeError.
+    if (nestsDeeperThan(text, MAX_FRAME_DEPTH)) {
+      this.write(protocolError(null, `frame nests deeper than ${MAX_FRAME_DEPTH} levels`, -32600));
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -116,8 +126,13 @@ export class RpcPeer<C = void> implements RpcCaller {
       return;
     }
     const m = message as Record<string, unknown>;
-    const isRequest = typeof m.method === "string";
-    const isResponse = !isRequest && ("result" in m || "error" in m) && m.jsonrpc === "2.0";
+    // An id is a string, a finite number or null; anything else could not even be echoed back.
+    if ("id" in m && !(m.id === null || typeof m.id === "string" || (typeof m.id === "number" && Number.isFinite(m.id)))) {
+      this.write(protocolError(null, "frame has an id that is not a string, a number or null", -32600));
+      return;
+    }
+    const isRequest = typeof m.method === "string" && !("result" in m) && !("error" in m);
+    const isResponse = !("method" in m) && ("result" in m || "error" in m) && m.jsonrpc === "2.0";
     if (!isRequest && !isResponse) {
       this.write(protocolError(m.id, "frame is neither a request nor a response", -32600));
       return;
@@ -134,6 +149,11 @@ export class RpcPeer<C = void> implements RpcCaller {
   private write(message: unknown): void {
     if (this.closed || this.stream.destroyed || !this.stream.writable) return;
     this.stream.write(encodeFrame(message));
+    // A peer that keeps asking and never reads its replies is cut off, not buffered without end.
+    if (this.stream.writableLength > MAX_WRITE_BACKLOG_BYTES) {
+      this.options.log?.(`connection dropped: ${this.stream.writableLength} bytes of replies unread`);
+      this.stream.destroy();
+    }
   }
 
   /** Calls a declared method on the other side; errors come back as BwError. */

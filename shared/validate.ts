@@ -40,6 +40,12 @@ export const arr = <T>(inner: Validator<T>, opts: { max?: number } = {}): Valida
   return value.map((item, i) => inner(item, `${path}[${i}]`));
 };
 
+/** A key as the caller sent it, quoted and cut short: a hostile key must not fill the error. */
+function shownKey(key: string): string {
+  const quoted = JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key);
+  return `'${quoted.slice(1, -1)}'`;
+}
+
 type Shape = Record<string, Validator<unknown>>;
 type ObjectOf<S extends Shape> = { [K in keyof S as undefined extends Infer<S[K]> ? never : K]: Infer<S[K]> } & {
   [K in keyof S as undefined extends Infer<S[K]> ? K : never]?: Infer<S[K]>;
@@ -50,7 +56,7 @@ export const obj = <S extends Shape>(shape: S): Validator<ObjectOf<S>> => (value
   if (value === null || typeof value !== "object" || Array.isArray(value)) return bad(path, "an object", value);
   const input = value as Record<string, unknown>;
   for (const key of Object.keys(input)) {
-    if (!Object.hasOwn(shape, key)) throw new BwError("INVALID_ARGUMENT", `${path}: unknown field '${key}'`);
+    if (!Object.hasOwn(shape, key)) throw new BwError("INVALID_ARGUMENT", `${path}: unknown field ${shownKey(key)}`);
   }
   const out: Record<string, unknown> = {};
   for (const [key, check] of Object.entries(shape)) {

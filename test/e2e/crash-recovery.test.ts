@@ -53,7 +53,7 @@ describe("crash recovery", () => {
     const orphansAfter5s = waitForExit(tree, 5_000);
     const next = await exec("a", "return 'after the crash'");
     expect(await orphansAfter5s).toEqual([]);
-    expect(next.code).toBe(0);
+    expect(next.code, next.stdout + next.stderr).toBe(0);
     expect(next.json).toMatchObject({ ok: true, result: "after the crash", seq: 4 });
     expect(onlyDaemon()).not.toBe(killed);
 

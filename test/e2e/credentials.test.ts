@@ -98,7 +98,7 @@ describe("credentials in snippets", () => {
       await page.click("button");
       await page.waitForURL("**/welcome");
       return { listed, report, value, copies, url: page.url() };`);
-    expect(filled.ok).toBe(true);
+    expect(filled.error).toBeUndefined();
     expect(filled.result.listed).toEqual([{ id, site: server.url, username: "alice@example.com", provisional: false }]);
     expect(filled.result.report).toEqual({
       id, site: server.url, username: "alice@example.com", provisional: false, filled: { username: true, password: true }, submitted: false,

@@ -10,6 +10,7 @@ import { BetterWright } from "../../dist/client/index.js";
 import { layoutFor } from "../../shared/paths.js";
 import { cleanEnv, daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
+import { RawConnection } from "../helpers/raw-socket.js";
 
 describe("sessions and profiles", () => {
   let home: string;
@@ -149,6 +150,29 @@ describe("sessions and profiles", () => {
       [true, 2, 2, "replay"],
       [true, 20, 3, "replay"],
     ]);
+  });
+
+  it("a run goes on when its client's connection drops, and run.attach returns its envelope", async () => {
+    const socketPath = layoutFor(home).socketPath;
+    const runId = "dropped-connection-run";
+    const dropped = await RawConnection.open(socketPath);
+    await dropped.hello();
+    dropped.write(`${JSON.stringify({ jsonrpc: "2.0", id: 99, method: "session.exec", params: {
+      session: "attach", runId, code: "await new Promise((r) => setTimeout(r, 1000)); return 'finished without its caller'",
+    } })}\n`);
+    await new Promise((r) => setTimeout(r, 200));
+    dropped.close();
+
+    const again = await RawConnection.open(socketPath);
+    try {
+      await again.hello();
+      const attached = await again.request("run.attach", { runId });
+      expect(attached.result).toMatchObject({ ok: true, result: "finished without its caller", runId, session: "attach" });
+      expect((await again.request("run.attach", { runId })).result).toEqual(attached.result);
+      expect((await again.request("run.attach", { runId: "no-such-run" })).error?.data?.code).toBe("RUN_NOT_FOUND");
+    } finally {
+      again.close();
+    }
   });
 
   it("in-process mode (daemon: false) keeps sessions apart the same way and leaves no daemon behind", async () => {

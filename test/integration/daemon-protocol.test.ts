@@ -2,88 +2,14 @@
 // error with a stable code, and the daemon keeps serving, on that connection
 // and on new ones. None of this needs (or starts) a browser.
 import { existsSync } from "node:fs";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BetterWright } from "../../dist/client/index.js";
 import { MAX_FRAME_BYTES } from "../../shared/framing.js";
 import { layoutFor } from "../../shared/paths.js";
-import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../../shared/version.js";
+import { PROTOCOL_VERSION } from "../../shared/version.js";
 import { cleanEnv, daemonPids, destroyHome, tempHome } from "../helpers/cli.js";
 import { alive, waitForExit } from "../helpers/procs.js";
-
-interface Reply {
-  jsonrpc: string;
-  id: number | string | null;
-  result?: any;
-  error?: { code: number; message: string; data?: { code: string; retryable: boolean } };
-}
-
-/** A raw NDJSON connection: write anything, read replies line by line. */
-class RawConnection {
-  private buffer = "";
-  private readonly lines: string[] = [];
-  private waiter: (() => void) | undefined;
-  private nextId = 1;
-  closed = false;
-
-  private constructor(readonly socket: net.Socket) {
-    socket.on("data", (chunk: Buffer) => {
-      this.buffer += chunk.toString("utf8");
-      let newline: number;
-      while ((newline = this.buffer.indexOf("\n")) !== -1) {
-        this.lines.push(this.buffer.slice(0, newline));
-        this.buffer = this.buffer.slice(newline + 1);
-      }
-      this.waiter?.();
-    });
-    socket.on("close", () => {
-      this.closed = true;
-      this.waiter?.();
-    });
-    socket.on("error", () => {});
-  }
-
-  static open(socketPath: string): Promise<RawConnection> {
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(socketPath);
-      socket.once("connect", () => resolve(new RawConnection(socket)));
-      socket.once("error", reject);
-    });
-  }
-
-  write(data: string | Buffer): void {
-    this.socket.write(data);
-  }
-
-  async next(ms = 5_000): Promise<Reply> {
-    const until = Date.now() + ms;
-    while (this.lines.length === 0) {
-      if (this.closed) throw new Error("connection closed before a reply");
-      if (Date.now() > until) throw new Error("no reply in time");
-      await new Promise<void>((resolve) => {
-        this.waiter = resolve;
-        setTimeout(resolve, 50);
-      });
-    }
-    return JSON.parse(this.lines.shift()!) as Reply;
-  }
-
-  async request(method: string, params?: unknown): Promise<Reply> {
-    const id = this.nextId++;
-    this.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) })}\n`);
-    const reply = await this.next();
-    expect(reply.id).toBe(id);
-    return reply;
-  }
-
-  hello(clientVersion = PACKAGE_VERSION): Promise<Reply> {
-    return this.request("daemon.hello", { clientVersion, protocol: PROTOCOL_VERSION, settings: {} });
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-}
+import { RawConnection, type Reply } from "../helpers/raw-socket.js";
 
 describe("the daemon's socket protocol", () => {
   let home: string;
@@ -244,5 +170,41 @@ describe("the daemon's socket protocol", () => {
     expect(await waitForExit([pid], 12_000)).toEqual([]);
     expect(existsSync(socketPath)).toBe(false);
     expect(existsSync(layoutFor(home).infoPath)).toBe(false);
+  });
+});
+
+describe("an idle daemon's lifecycle", () => {
+  const homes: string[] = [];
+  afterAll(async () => {
+    for (const home of homes) await destroyHome(home);
+  });
+
+  async function startDaemon(env: NodeJS.ProcessEnv = {}): Promise<{ home: string; pid: number }> {
+    const home = tempHome("bw-lifecycle-");
+    homes.push(home);
+    const bw = new BetterWright({ home, env: cleanEnv(home, env) });
+    await bw.sessions();
+    await bw.close();
+    const [pid] = daemonPids(home) as [number];
+    expect(alive(pid)).toBe(true);
+    return { home, pid };
+  }
+
+  const leftovers = (home: string) => {
+    const layout = layoutFor(home);
+    return [layout.socketPath, layout.infoPath, layout.profileLockPath].filter((file) => existsSync(file));
+  };
+
+  it("exits on its own once it has had no session for BETTERWRIGHT_DAEMON_IDLE_SECONDS, removing its socket, info file and lock", async () => {
+    const { home, pid } = await startDaemon({ BETTERWRIGHT_DAEMON_IDLE_SECONDS: "1" });
+    expect(await waitForExit([pid], 6_000)).toEqual([]);
+    expect(leftovers(home)).toEqual([]);
+  });
+
+  it("stops cleanly on SIGTERM", async () => {
+    const { home, pid } = await startDaemon();
+    process.kill(pid, "SIGTERM");
+    expect(await waitForExit([pid], 10_000)).toEqual([]);
+    expect(leftovers(home)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { policySettingsOf } from "../../client/policy-option.js";
+import { applyPolicyOption, policySettingsOf } from "../../client/policy-option.js";
 import { BetterWright, NetworkPolicy } from "../../client/index.js";
 import { resolveConfig } from "../../shared/config.js";
 import { BwError, ERROR_CODES } from "../../shared/errors.js";
@@ -77,11 +77,20 @@ describe("the library's policy option", () => {
     expect(bw.profile).toBe("default");
   });
 
-  it("refuses a policy with a custom hook, or a subclass, with a clear INVALID_ARGUMENT", () => {
+  it("never sends a policy with a custom hook, or a subclass, to a daemon: it runs in this process", () => {
     expect(invalid(() => policySettingsOf(new NetworkPolicy({ custom: () => null }))).message).toMatch(/custom hook/);
     class Mine extends NetworkPolicy {}
     invalid(() => policySettingsOf(new Mine()));
-    invalid(() => new BetterWright({ home: home(), env: {}, policy: new NetworkPolicy({ custom: () => null }) }));
+    const config = resolveConfig({ env: { BETTERWRIGHT_HOME: home() } });
+    const hooked = new NetworkPolicy({ allowPrivateNetwork: false, custom: () => null });
+    expect(applyPolicyOption(config, hooked)).toBe(hooked);
+    expect(config.settings.noDaemon).toBe(true);
+    expect(config.settings.policy).toEqual({ allowLoopback: true, allowPrivateNetwork: false, allowHosts: [], blockHosts: [] });
+    const plain = resolveConfig({ env: { BETTERWRIGHT_HOME: home() } });
+    expect(applyPolicyOption(plain, new NetworkPolicy({ blockHosts: ["x.test"] }))).toBeUndefined();
+    expect(plain.settings.noDaemon).toBe(false);
+    expect(plain.explicit.policy?.blockHosts).toEqual(["x.test"]);
+    expect(invalid(() => new BetterWright({ home: home(), env: {}, daemon: true, policy: hooked })).message).toMatch(/cannot run in the profile's daemon/);
     invalid(() => new BetterWright({ home: home(), env: {}, policy: { allowHosts: ["a/b"] } }));
   });
 });
