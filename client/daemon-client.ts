@@ -7,6 +7,7 @@ import type { DaemonBootstrap } from "../shared/bootstrap.js";
 import type { DaemonSettings, ResolvedConfig } from "../shared/config.js";
 import { daemonSettingsOf } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
+import { mergeSettings, statedSettings } from "../shared/settings-diff.js";
 import { layoutFor, type HomeLayout } from "../shared/paths.js";
 import { Hello, type DaemonIdentity } from "../shared/protocol/index.js";
 import type { RpcCaller } from "../shared/rpc-client.js";
@@ -70,7 +71,8 @@ async function startAndConnect(layout: HomeLayout, bootstrap: DaemonBootstrap, e
 }
 
 export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessEnv): Promise<DaemonConnection> {
-  const { settings, explicit } = config;
+  const { settings } = config;
+  const stated = statedSettings(config);
   const layout = layoutFor(settings.home, settings.profile);
   let spawnSettings: DaemonSettings = daemonSettingsOf(settings);
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -80,14 +82,14 @@ export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessE
     }
     let hello;
     try {
-      hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: explicit as Record<string, unknown> });
+      hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: stated as Record<string, unknown> });
     } catch (error) {
       peer.close();
       throw error;
     }
     if (hello.status === "ok") return { peer, daemon: hello.daemon, layout };
     peer.close();
-    spawnSettings = { ...hello.daemon.settings, ...explicit };
+    spawnSettings = mergeSettings(hello.daemon.settings, stated);
     await waitForDaemonExit(hello.daemon.pid);
   }
   throw new BwError("DAEMON_UNAVAILABLE", `could not settle on a daemon for profile ${layout.profile}; see ${layout.logPath}`);

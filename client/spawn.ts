@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
 import { BwError } from "../shared/errors.js";
 import type { HomeLayout } from "../shared/paths.js";
+import { describeFsError, storageCode } from "../shared/fs-problem.js";
 import { ensurePrivateDir } from "../shared/secure-fs.js";
 
 const DAEMON_MAIN = fileURLToPath(new URL("../daemon/main.js", import.meta.url));
@@ -21,8 +22,15 @@ function logTail(file: string, bytes = 2000): string {
 }
 
 export async function spawnDaemon(layout: HomeLayout, bootstrap: DaemonBootstrap, env: NodeJS.ProcessEnv): Promise<DaemonReadiness> {
-  ensurePrivateDir(layout.home);
-  const logFd = openSync(layout.logPath, "a", 0o600);
+  let logFd: number;
+  try {
+    ensurePrivateDir(layout.home);
+    logFd = openSync(layout.logPath, "a", 0o600);
+  } catch (error) {
+    // A home that is no folder is a usage error; a full or read-only one is the machine's.
+    const badPath = ["ENOTDIR", "EEXIST", "ENOENT", "ENAMETOOLONG", "ELOOP"].includes(storageCode(error) ?? "");
+    throw new BwError(badPath ? "INVALID_ARGUMENT" : "DAEMON_UNAVAILABLE", `the daemon cannot start: ${describeFsError(error, "write", layout.logPath)}`);
+  }
   const child = spawn(process.execPath, [DAEMON_MAIN], {
     detached: true,
     stdio: ["pipe", "ignore", logFd, "pipe"],

@@ -7,6 +7,7 @@ import net from "node:net";
 import path from "node:path";
 import { ARTIFACT_DEFAULTS, type DaemonSettings } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
+import { describeFsError } from "../shared/fs-problem.js";
 import { layoutFor, type HomeLayout } from "../shared/paths.js";
 import type { DaemonIdentity, StatusResult } from "../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../shared/rpc.js";
@@ -142,9 +143,17 @@ export class Daemon {
       this.server!.once("error", reject);
       this.server!.listen(this.layout.socketPath, () => resolve());
     });
-    makePrivate(this.layout.socketPath);
     this.server.on("error", (error) => this.log.write(`server error: ${error.message}`));
-    writeFileAtomic(this.layout.infoPath, `${JSON.stringify(this.infoFile(), null, 2)}\n`);
+    try {
+      makePrivate(this.layout.socketPath);
+      writeFileAtomic(this.layout.infoPath, `${JSON.stringify(this.infoFile(), null, 2)}\n`);
+    } catch (error) {
+      // Half started (a full or read-only disk): leave no socket a client would take for a live daemon.
+      this.server.close();
+      rmSync(this.layout.socketPath, { force: true });
+      await this.lock.release().catch(() => {});
+      throw new BwError("DAEMON_UNAVAILABLE", `the daemon cannot start: ${describeFsError(error, "write", this.layout.infoPath)}`);
+    }
     this.reaper = setInterval(() => this.reap(), REAPER_INTERVAL_MS);
     this.log.write(`serving profile ${this.layout.profile} on ${this.layout.socketPath}`);
     return true;
@@ -219,6 +228,12 @@ export class Daemon {
   }
 
   workerBlocked(session: string | null, blockedMs: number): void {
+    // No snippet has had control in this worker yet: the stall is its own start-up (slow on a loaded
+    // machine), which a restart would only repeat. The ping timeout still ends a worker that truly hangs.
+    if (session === null) {
+      this.log.write(`worker stalled for ${blockedMs} ms before running any snippet; not restarting it`);
+      return;
+    }
     this.worker.blocked(session, blockedMs);
   }
 

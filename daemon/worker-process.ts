@@ -2,6 +2,8 @@
 // call that needs a browser, spoken to over a private pipe (fd 3). If it dies,
 // the next call starts a new one; callers learn what was lost.
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -27,9 +29,15 @@ export class WorkerProcess {
 
   constructor(options: WorkerProcessOptions) {
     // Node 20 needs the flag for importModuleDynamically on vm.Script.
+    // Temp files (Playwright's and Chromium's) stay inside the home; a killed
+    // worker's leftovers are swept when the next one starts. The profile lock
+    // makes this folder ours alone.
+    const tmp = path.join(options.init.browserEnvDir, "tmp");
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true, mode: 0o700 });
     this.child = spawn(process.execPath, ["--experimental-vm-modules", "--disable-warning=ExperimentalWarning", WORKER_MAIN], {
       stdio: ["ignore", "pipe", "pipe", "pipe"],
-      env: process.env,
+      env: { ...process.env, TMPDIR: tmp },
     });
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream) createInterface({ input: stream }).on("line", (line) => options.log(line));

@@ -115,6 +115,11 @@ function asSeconds(value: unknown, source: Source, what: string, { allowZero = f
   return n;
 }
 
+/** Budgets travel as whole milliseconds: 1e-9 or 0.0015 seconds must not reach the daemon as a fraction. */
+function asMilliseconds(value: unknown, source: Source, what: string): number {
+  return Math.max(1, Math.round(asSeconds(value, source, what) * 1000));
+}
+
 function asStringList(value: unknown, source: Source, what: string): string[] {
   if (typeof value === "string") return value.split(",").map((s) => s.trim()).filter(Boolean);
   if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.map((v) => v.trim()).filter(Boolean);
@@ -183,7 +188,7 @@ function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   }
   if (raw.browser !== undefined) layer.browser = asPath(raw.browser, source, "browser");
   if (raw.headless !== undefined) layer.headless = asBool(raw.headless, source, "headless");
-  if (raw.timeoutSeconds !== undefined) layer.timeoutMs = asSeconds(raw.timeoutSeconds, source, "timeoutSeconds") * 1000;
+  if (raw.timeoutSeconds !== undefined) layer.timeoutMs = asMilliseconds(raw.timeoutSeconds, source, "timeoutSeconds");
   if (raw.sessionTtlSeconds !== undefined) layer.sessionTtlSeconds = asSeconds(raw.sessionTtlSeconds, source, "sessionTtlSeconds");
   if (raw.daemonIdleSeconds !== undefined) layer.daemonIdleSeconds = asSeconds(raw.daemonIdleSeconds, source, "daemonIdleSeconds", { allowZero: true });
   if (raw.allowLoopback !== undefined) layer.allowLoopback = asBool(raw.allowLoopback, source, "allowLoopback");
@@ -235,7 +240,7 @@ function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
     layer.headless = !asBool(env.BETTERWRIGHT_HEADED, src("BETTERWRIGHT_HEADED"), "headed");
   }
   if (env.BETTERWRIGHT_TIMEOUT_SECONDS) {
-    layer.timeoutMs = asSeconds(env.BETTERWRIGHT_TIMEOUT_SECONDS, src("BETTERWRIGHT_TIMEOUT_SECONDS"), "timeout") * 1000;
+    layer.timeoutMs = asMilliseconds(env.BETTERWRIGHT_TIMEOUT_SECONDS, src("BETTERWRIGHT_TIMEOUT_SECONDS"), "timeout");
   }
   if (env.BETTERWRIGHT_SESSION_TTL_SECONDS) {
     layer.sessionTtlSeconds = asSeconds(env.BETTERWRIGHT_SESSION_TTL_SECONDS, src("BETTERWRIGHT_SESSION_TTL_SECONDS"), "session TTL");
@@ -260,7 +265,7 @@ function layerFromFlags(flags: FlagInput): Layer {
   const layer: Layer = {};
   if (flags.browser !== undefined) layer.browser = asPath(flags.browser, "flag --browser", "browser");
   if (flags.headed) layer.headless = false;
-  if (flags.timeoutSeconds !== undefined) layer.timeoutMs = asSeconds(flags.timeoutSeconds, "flag --timeout", "timeout") * 1000;
+  if (flags.timeoutSeconds !== undefined) layer.timeoutMs = asMilliseconds(flags.timeoutSeconds, "flag --timeout", "timeout");
   // Blocking loopback implies blocking the private network: allowing it would re-open loopback.
   if (flags.blockLoopback) Object.assign(layer, { allowLoopback: false, allowPrivateNetwork: false });
   if (flags.blockPrivateNetwork) layer.allowPrivateNetwork = false;
@@ -278,7 +283,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   const flags = options.flags ?? {};
   const env = options.env ?? {};
   const homeRaw = flags.home ?? (env.BETTERWRIGHT_HOME || undefined) ?? defaultHome();
-  const home = canonicalHome(asPath(homeRaw, flags.home ? "flag --home" : "environment BETTERWRIGHT_HOME", "home"));
+  const home = canonicalHome(asPath(homeRaw, flags.home !== undefined ? "flag --home" : "environment BETTERWRIGHT_HOME", "home"));
   const profile = pickProfile(flags, env);
   const session = validateName(flags.session ?? (env.BETTERWRIGHT_SESSION || DEFAULT_SESSION), "session");
 

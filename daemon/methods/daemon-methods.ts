@@ -1,11 +1,10 @@
 // daemon.hello / daemon.status / daemon.shutdown.
-import type { DaemonSettings } from "../../shared/config.js";
 import { BwError } from "../../shared/errors.js";
 import { Hello, Shutdown, Status } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../../shared/version.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
-import { settingsDifferences } from "../settings-diff.js";
+import { settingsDifferences, type StatedSettings } from "../../shared/settings-diff.js";
 
 export function registerDaemonMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
   registry.define(Hello, (params, connection) => {
@@ -15,7 +14,7 @@ export function registerDaemonMethods(registry: MethodRegistry<ConnectionContext
     const reasons: string[] = [];
     if (params.protocol !== PROTOCOL_VERSION) reasons.push(`protocol ${PROTOCOL_VERSION} (client speaks ${params.protocol})`);
     if (params.clientVersion !== PACKAGE_VERSION) reasons.push(`version ${PACKAGE_VERSION} (client is ${params.clientVersion})`);
-    const settingDiffs = settingsDifferences(identity.settings, params.settings as Partial<DaemonSettings>);
+    const settingDiffs = settingsDifferences(identity.settings, params.settings as StatedSettings);
     reasons.push(...settingDiffs);
     if (reasons.length === 0 || params.inspect === true) return { status: "ok" as const, daemon: identity };
     if (idle) {

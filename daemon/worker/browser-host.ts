@@ -29,6 +29,8 @@ export class BrowserHost {
   private readonly sessions = new Map<string, WorkerSession>();
   /** Sessions whose pages were lost since their last call. */
   private readonly resetSessions = new Set<string>();
+  /** Sessions that opened pages on the current browser (page `close` events empty their registries before the context's). */
+  private readonly sessionsOnBrowser = new Set<string>();
 
   constructor(
     private readonly init: WorkerInit,
@@ -88,8 +90,9 @@ export class BrowserHost {
     this.log("browser closed");
     this.contextPromise = undefined;
     for (const [name, session] of this.sessions) {
-      if (session.dropPages()) this.resetSessions.add(name);
+      if (session.dropPages() || this.sessionsOnBrowser.has(name)) this.resetSessions.add(name);
     }
+    this.sessionsOnBrowser.clear();
   }
 
   context(): Promise<BrowserContext> {
@@ -107,7 +110,11 @@ export class BrowserHost {
     let session = this.sessions.get(name);
     if (!session) {
       const artifacts = this.artifacts;
-      session = new WorkerSession(name, () => this.context(), this.scopeFunctions, this.onEnter,
+      const openOnBrowser = () => {
+        this.sessionsOnBrowser.add(name);
+        return this.context();
+      };
+      session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
         artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined);
       this.sessions.set(name, session);
     }

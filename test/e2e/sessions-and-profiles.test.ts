@@ -141,7 +141,7 @@ describe("sessions and profiles", () => {
       "",
     ].join("\n");
     const repl = await runCli(["repl", "--session", "replay"], { home, input });
-    expect(repl.code).toBe(0);
+    expect(repl.code, repl.stdout + repl.stderr).toBe(0);
     const lines = repl.stdout.trim().split("\n");
     expect(lines).toHaveLength(3);
     const envelopes = lines.map((line) => JSON.parse(line));

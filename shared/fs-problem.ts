@@ -1,0 +1,33 @@
+// Filesystem failures a user can act on, in plain words: a full disk, a
+// read-only mount, a path that runs through a file. Messages name the path
+// and keep the errno code for searching.
+
+const PLAIN: Record<string, string> = {
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is used up",
+  EROFS: "the file system is read-only",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  ENOTDIR: "a part of the path is a file, not a folder",
+  EEXIST: "something that is not a folder is in the way",
+  EISDIR: "it is a folder",
+  ENOENT: "it does not exist and cannot be created there",
+  ENAMETOOLONG: "the path is too long",
+  ELOOP: "too many symbolic links",
+  EMFILE: "too many open files",
+  ENFILE: "too many open files on the system",
+  EIO: "an input/output error",
+};
+
+/** The errno code of a filesystem error, if it is one of the conditions above. */
+export function storageCode(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" && Object.hasOwn(PLAIN, code) ? code : undefined;
+}
+
+/** "cannot write /home/x/daemon.json: no space left on the device (ENOSPC)", or the raw message for anything else. */
+export function describeFsError(error: unknown, action: string, target: string): string {
+  const code = storageCode(error);
+  if (code === undefined) return `cannot ${action} ${target}: ${error instanceof Error ? error.message : String(error)}`;
+  return `cannot ${action} ${target}: ${PLAIN[code]} (${code})`;
+}
