@@ -105,6 +105,7 @@ export class Daemon {
         profileDir: this.profileDir,
         browserEnvDir: this.ephemeralDir ? path.join(this.ephemeralDir, "env") : this.layout.browserEnvDir,
         artifactsDir: path.join(this.layout.artifactsRoot, this.layout.profile),
+        routeRequests: this.guard.settings.custom === true,
       }),
       this.workerRegistry(),
       (line) => this.log.write(line),

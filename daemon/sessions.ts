@@ -119,6 +119,8 @@ export class SessionRegistry {
         artifacts: outcome.artifacts,
         warnings: outcome.warnings,
         ...(outcome.blocked?.length ? { blocked: outcome.blocked } : {}),
+        // Cut short in the worker (too large to cross): only the preview came.
+        ...(outcome.truncated ? { truncated: true, preview: outcome.preview ?? "" } : {}),
       }, outcome);
       session.lastUsedAt = this.now();
       session.transcript.append({

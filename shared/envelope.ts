@@ -75,6 +75,9 @@ export interface WorkerOutcome {
   warnings: Warning[];
   blocked?: BlockedRequest[];
   downloads?: DownloadOutcome[];
+  /** The result was too large to leave the worker: only `preview` (the start of its JSON) is kept. */
+  truncated?: boolean;
+  preview?: string;
 }
 
 /** One download: accepted (in the session's artifact folder) or rejected with an error-table code. */

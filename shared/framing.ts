@@ -3,6 +3,13 @@
 
 export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The largest result (as UTF-8 JSON) a run carries from the worker to the
+ * daemon: one frame, less room for the console, pages and artifacts beside it.
+ * A larger one is cut to a preview in the worker, before it crosses.
+ */
+export const MAX_RESULT_BYTES = MAX_FRAME_BYTES - 2 * 1024 * 1024;
+
 export interface LineReaderEvents {
   line(text: string): void;
   oversize(bytes: number): void;

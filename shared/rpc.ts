@@ -148,12 +148,35 @@ export class RpcPeer<C = void> implements RpcCaller {
 
   private write(message: unknown): void {
     if (this.closed || this.stream.destroyed || !this.stream.writable) return;
-    this.stream.write(encodeFrame(message));
+    this.stream.write(this.boundedFrame(message));
     // A peer that keeps asking and never reads its replies is cut off, not buffered without end.
     if (this.stream.writableLength > MAX_WRITE_BACKLOG_BYTES) {
       this.options.log?.(`connection dropped: ${this.stream.writableLength} bytes of replies unread`);
       this.stream.destroy();
     }
+  }
+
+  /**
+   * The frame for `message`, never past the bound the other side's reader
+   * enforces (it would drop it, and a caller would wait for nothing): a reply
+   * too large becomes a LIMIT_EXCEEDED error for its id; a request too large
+   * throws, which fails that call.
+   */
+  private boundedFrame(message: unknown): string {
+    const max = this.options.maxFrameBytes ?? MAX_FRAME_BYTES;
+    let frame: string | undefined;
+    try {
+      frame = encodeFrame(message);
+    } catch {
+      // Past V8's longest string: certainly over the bound.
+    }
+    if (frame !== undefined && (frame.length * 3 < max || Buffer.byteLength(frame) <= max)) return frame;
+    const m = message as { id?: unknown; method?: unknown };
+    const problem = `a ${m.method === undefined ? "reply" : `${String(m.method)} request`} larger than the ${max}-byte frame bound was not sent`;
+    this.options.log?.(problem);
+    if (m.method !== undefined || !(typeof m.id === "string" || typeof m.id === "number")) throw new BwError("LIMIT_EXCEEDED", problem);
+    const shape = new BwError("LIMIT_EXCEEDED", problem).toJSON();
+    return encodeFrame({ jsonrpc: "2.0", id: m.id, error: { code: RPC_ERROR_CODE, message: problem, data: shape } });
   }
 
   /** Calls a declared method on the other side; errors come back as BwError. */

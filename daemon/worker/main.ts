@@ -35,7 +35,7 @@ function main(): void {
         const init = params as WorkerInit;
         const artifacts = new WorkerArtifacts(daemonArtifactClient(peer), init.artifactsDir, log);
         host = new BrowserHost(init, log, scopeFunctions({ daemon: peer, init, log, artifacts }), (session) => watchdog.enter(session),
-          new BrowserGuard({ ask: askDaemon(peer), log }), artifacts);
+          new BrowserGuard({ ask: askDaemon(peer), log, routeRequests: init.routeRequests === true }), artifacts);
       }
       return { ok: true as const };
     })

@@ -9,6 +9,7 @@ import { BlockedCollector } from "./guard/blocked-collector.js";
 import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
+import { boundResult } from "./result-bound.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./sandbox/args.js";
 import { SnippetContext } from "./sandbox/context.js";
@@ -76,7 +77,7 @@ export class WorkerSession {
   async exec(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
     const outcome = await this.execInner(code, budgetMs, runId);
     outcome.pages = await this.pageInfosWithTitles();
-    return outcome;
+    return boundResult(outcome);
   }
 
   private async execInner(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {

@@ -9,6 +9,12 @@ export interface WorkerInit {
   profileDir: string;
   browserEnvDir: string;
   artifactsDir: string;
+  /**
+   * Route every request through Playwright's routing for its method, resource
+   * type and navigation flag: only a policy with a custom hook can use them,
+   * and routing costs ~1.5× on a page load (it pauses every request).
+   */
+  routeRequests?: boolean;
 }
 
 export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
@@ -17,6 +23,7 @@ export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
   profileDir: str(),
   browserEnvDir: str(),
   artifactsDir: str(),
+  routeRequests: optional(bool()),
 }));
 export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
   session: nameParam("session"),

@@ -35,7 +35,7 @@ function recordingDialer() {
 }
 
 /** A guard wired to a GuardService (the daemon's side) with every ask recorded and a clock the test moves. */
-function guardFor(service: GuardService, options: { resolve?: (host: string) => Promise<string[]>; fail?: boolean } = {}) {
+function guardFor(service: GuardService, options: { resolve?: (host: string) => Promise<string[]>; fail?: boolean; routeRequests?: boolean } = {}) {
   const asks: Ask[] = [];
   let time = 1_000_000;
   const ask: GuardAskFn = async (url, details) => {
@@ -44,7 +44,7 @@ function guardFor(service: GuardService, options: { resolve?: (host: string) => 
     return service.check(url, details);
   };
   const dialer = recordingDialer();
-  const guard = new BrowserGuard({ ask, now: () => time, dial: dialer.dial, ...(options.resolve ? { resolve: options.resolve } : {}) });
+  const guard = new BrowserGuard({ ask, now: () => time, dial: dialer.dial, routeRequests: options.routeRequests ?? false, ...(options.resolve ? { resolve: options.resolve } : {}) });
   return { guard, asks, dialer, advance: (ms: number) => void (time += ms) };
 }
 
@@ -98,8 +98,8 @@ function subresourceAsksByKey(asks: readonly Ask[]): Map<string, number> {
 }
 
 describe("the worker's guard in front of real Chromium", () => {
-  it("asks a stock policy at most once per host in 5 s for subresources, but every navigation, and again after expiry", async () => {
-    const { guard, asks, dialer, advance } = guardFor(new GuardService({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] }));
+  it("with routing, asks a stock policy at most once per host in 5 s for subresources, but every navigation, and again after expiry", async () => {
+    const { guard, asks, dialer, advance } = guardFor(new GuardService({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] }), { routeRequests: true });
     const page = await (await launch(guard)).newPage();
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth === 1));
@@ -127,7 +127,7 @@ describe("the worker's guard in front of real Chromium", () => {
   it("asks a policy with a custom hook about every request", async () => {
     const hooked: string[] = [];
     const policy = new NetworkPolicy({ custom: (url) => { hooked.push(url); return null; } });
-    const { guard } = guardFor(new GuardService(policy));
+    const { guard } = guardFor(new GuardService(policy), { routeRequests: true });
     const page = await (await launch(guard)).newPage();
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth === 1));
@@ -135,8 +135,30 @@ describe("the worker's guard in front of real Chromium", () => {
     expect(hooked.filter((url) => url.includes("/img/")).length).toBeGreaterThanOrEqual(IMAGES * 2);
   });
 
-  it("denies everything when the guard RPC fails, and dials nothing", async () => {
+  it("without routing (a stock policy), asks only at the proxy: once per host in 5 s, navigations included", async () => {
+    const { guard, asks, dialer } = guardFor(new GuardService({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] }));
+    const page = await (await launch(guard)).newPage();
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => [...document.images].every((i) => i.complete && i.naturalWidth === 1));
+    expect(asks.every((a) => a.details.layer === "proxy")).toBe(true);
+    expect([...subresourceAsksByKey(asks).values()].every((n) => n === 1)).toBe(true);
+    expect(dialer.asked.every((address) => address === "127.0.0.1" || address === "::1")).toBe(true);
+  });
+
+  it("without routing, a failed guard RPC refuses the navigation at the proxy and dials nothing", async () => {
     const { guard, dialer } = guardFor(new GuardService({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] }), { fail: true });
+    const blocked: BlockedRequest[] = [];
+    const page = await (await launch(guard, blocked)).newPage();
+    const before = served.length;
+    await expect(page.goto(`${origin}/`)).rejects.toThrow(/ERR_SOCKS_CONNECTION_FAILED/);
+    expect(blocked[0]).toMatchObject({ layer: "proxy" });
+    expect(blocked[0]!.reason).toMatch(/guard check failed/);
+    expect(served.length).toBe(before);
+    expect(dialer.asked).toEqual([]);
+  });
+
+  it("denies everything when the guard RPC fails, and dials nothing", async () => {
+    const { guard, dialer } = guardFor(new GuardService({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] }), { fail: true, routeRequests: true });
     const blocked: BlockedRequest[] = [];
     const page = await (await launch(guard, blocked)).newPage();
     const before = served.length;

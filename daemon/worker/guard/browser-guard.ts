@@ -19,6 +19,8 @@ export type GuardAskFn = (url: string, details: RequestDetails) => Promise<unkno
 export interface BrowserGuardOptions {
   ask: GuardAskFn;
   log?: (line: string) => void;
+  /** Install the routing layer (custom-hook policies only; the proxy enforces host decisions either way). */
+  routeRequests?: boolean;
   /** Injected in tests (DNS rebinding, recorded dials). */
   resolve?: Resolve;
   dial?: Dial;
@@ -80,7 +82,7 @@ export class BrowserGuard {
   /** Installs the routing layer on a freshly launched context; refusals from either layer go to `sink`. */
   async attach(context: BrowserContext, sink: BlockedSink): Promise<void> {
     this.#sink = sink;
-    await installRouteLayer(context, (url, details) => this.check(url, details), sink);
+    if (this.#options.routeRequests === true) await installRouteLayer(context, (url, details) => this.check(url, details), sink);
   }
 
   async close(): Promise<void> {
