@@ -14,6 +14,7 @@ import type { RpcCaller } from "../shared/rpc-client.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import { spawnDaemon } from "./spawn.js";
 import { connectSocket } from "./transport.js";
+import { isProcessAlive } from "../shared/process-alive.js";
 
 const CONNECT_RETRY_MS = 50;
 const WAIT_FOR_DAEMON_MS = 15_000;
@@ -127,19 +128,11 @@ export function listDaemonLayouts(home: string): HomeLayout[] {
   return layouts;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Waits until the daemon process has exited (its socket, info file and browser are gone by then). */
 export async function waitForDaemonExit(pid: number, ms: number = WAIT_FOR_DAEMON_MS): Promise<boolean> {
   const until = Date.now() + ms;
-  while (isAlive(pid)) {
+  while (isProcessAlive(pid)) {
     if (Date.now() >= until) return false;
     await sleep(CONNECT_RETRY_MS);
   }

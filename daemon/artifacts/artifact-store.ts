@@ -14,6 +14,7 @@ import {
   type Ledger, type Reservation, type StoredFile,
 } from "./quota-core.js";
 import { withStoreLock } from "./store-lock.js";
+import { isProcessAlive } from "../../shared/process-alive.js";
 
 /** A reservation not grown or committed within this long is forgotten (its writer died). */
 export const RESERVATION_TTL_MS = 120_000;
@@ -50,14 +51,6 @@ export interface Scope {
   all?: boolean | undefined;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function listDir(dir: string): string[] {
   try {
@@ -89,7 +82,7 @@ export class ArtifactStore {
   constructor(private readonly options: StoreOptions) {
     this.root = options.root;
     this.now = options.now ?? Date.now;
-    this.isAlive = options.isAlive ?? pidAlive;
+    this.isAlive = options.isAlive ?? isProcessAlive;
   }
 
   get caps(): ArtifactCaps {

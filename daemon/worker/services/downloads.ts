@@ -14,6 +14,7 @@ import type { RunContext } from "../sandbox/scope-functions.js";
 import { sessionArtifactDir } from "./artifact-paths.js";
 import { evictionWarnings, PIN_AFTER_RUN_MS, type ArtifactClient } from "./artifact-client.js";
 import { appendDownloadHistory } from "./download-history.js";
+import { isProcessAlive } from "../../../shared/process-alive.js";
 
 /** The first growth of a download's reservation; it doubles as the file grows, up to the per-file cap. */
 export const INITIAL_DOWNLOAD_RESERVE_BYTES = 1024 * 1024;
@@ -66,14 +67,6 @@ function partialPathOf(download: Download): string | undefined {
   return typeof p === "string" ? p : undefined;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 export class DownloadGuard {
   /** This worker's own folder for downloads in progress (dot-named: never counted as an artifact). */
@@ -94,7 +87,7 @@ export class DownloadGuard {
       const full = path.join(parent, name);
       if (full === this.incomingDir) {
         for (const leftover of readdirSync(full)) rmSync(path.join(full, leftover), { recursive: true, force: true });
-      } else if (!/^\d+$/.test(name) || !isAlive(Number(name))) {
+      } else if (!/^\d+$/.test(name) || !isProcessAlive(Number(name))) {
         rmSync(full, { recursive: true, force: true });
       }
     }

@@ -1,0 +1,10 @@
+// Whether a process exists: signal 0 checks without delivering anything
+// (EPERM means it exists but belongs to someone else).
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
