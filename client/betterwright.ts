@@ -69,11 +69,12 @@ export class BetterWright {
     return this.config.settings.profile;
   }
 
-  private connect(): Promise<DaemonConnection> {
+  /** `forBrowser`: this first call will need the browser (a daemon started now starts it at once). */
+  private connect(forBrowser = false): Promise<DaemonConnection> {
     if (!this.connection) {
       const pending: Promise<DaemonConnection> = this.config.settings.noDaemon
         ? connectInProcess(this.config, this.localPolicy)
-        : connectDaemon(this.config, this.env);
+        : connectDaemon(this.config, this.env, forBrowser);
       this.connection = pending;
       pending.then(
         (c) => c.peer.onClose(() => { if (this.connection === pending) this.connection = undefined; }),
@@ -87,7 +88,7 @@ export class BetterWright {
     if (typeof code !== "string") throw new BwError("INVALID_ARGUMENT", "code must be a string");
     options.signal?.throwIfAborted();
     const runId = randomUUID();
-    const { peer } = await this.connect();
+    const { peer } = await this.connect(true);
     const onAbort = () => void peer.call(RunCancel, { runId }).catch(() => {});
     options.signal?.addEventListener("abort", onAbort, { once: true });
     try {

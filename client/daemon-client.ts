@@ -71,7 +71,8 @@ async function startAndConnect(layout: HomeLayout, bootstrap: DaemonBootstrap, e
   }
 }
 
-export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessEnv): Promise<DaemonConnection> {
+/** `forBrowser`: the call needs a browser, so a daemon started for it starts its worker at once. */
+export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessEnv, forBrowser = false): Promise<DaemonConnection> {
   const { settings } = config;
   const stated = statedSettings(config);
   const layout = layoutFor(settings.home, settings.profile);
@@ -79,7 +80,7 @@ export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessE
   for (let attempt = 0; attempt < 3; attempt++) {
     let peer = await tryConnect(layout.socketPath);
     if (!peer) {
-      peer = await startAndConnect(layout, { home: layout.home, profile: layout.profile, settings: spawnSettings, defaultTimeoutMs: settings.timeoutMs }, env);
+      peer = await startAndConnect(layout, { home: layout.home, profile: layout.profile, settings: spawnSettings, defaultTimeoutMs: settings.timeoutMs, ...(forBrowser ? { prestartWorker: true } : {}) }, env);
     }
     let hello;
     try {

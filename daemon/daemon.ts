@@ -228,6 +228,11 @@ export class Daemon {
     };
   }
 
+  /** Starts the worker (and its browser) ahead of the first exec, when the client that spawned us is about to send one. */
+  prestartWorker(): void {
+    this.worker.ensure().catch((error: Error) => this.log.write(`worker prestart failed: ${error.message}`));
+  }
+
   workerBlocked(session: string | null, blockedMs: number): void {
     // No snippet has had control in this worker yet: the stall is its own start-up (slow on a loaded
     // machine), which a restart would only repeat. The ping timeout still ends a worker that truly hangs.

@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   process.on("uncaughtException", (error) => daemon.log.write(`uncaught exception: ${error.stack ?? error.message}`));
   process.on("unhandledRejection", (reason) => daemon.log.write(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}`));
   report({ status: "ready", pid: process.pid });
+  if (bootstrap.prestartWorker) daemon.prestartWorker();
 }
 
 void main();

@@ -4,7 +4,7 @@
 import type { DaemonSettings } from "./config.js";
 import type { ErrorShape } from "./errors.js";
 import { nameProblem } from "./names.js";
-import { anyObject, num, obj, str, custom } from "./validate.js";
+import { anyObject, bool, custom, num, obj, optional, str } from "./validate.js";
 import { BwError } from "./errors.js";
 
 export interface DaemonBootstrap {
@@ -12,6 +12,8 @@ export interface DaemonBootstrap {
   profile: string;
   settings: DaemonSettings;
   defaultTimeoutMs: number;
+  /** Spawned for a call that needs a browser: start the worker (and so Chromium) at once, in parallel with the greeting. */
+  prestartWorker?: boolean;
 }
 
 export type DaemonReadiness =
@@ -30,4 +32,5 @@ export const validateBootstrap = obj({
   }),
   settings: anyObject(),
   defaultTimeoutMs: num({ min: 1, integer: true }),
+  prestartWorker: optional(bool()),
 });

@@ -2,8 +2,14 @@
 // Invariant: a login never crosses registrable domains (private PSL suffixes
 // such as github.io count as suffixes), an https login is never offered over
 // http, and localhost / IP / single-label hosts match only their exact host.
-import { parse } from "tldts";
+import { createRequire } from "node:module";
+import type { parse as parseType } from "tldts";
 import { BwError } from "../../shared/errors.js";
+
+// tldts (the public-suffix list) costs ~80 ms to load; the daemon needs it only
+// when a vault call matches a site, so it loads on first use (require caches it).
+const load = createRequire(import.meta.url);
+const parse: typeof parseType = (...args) => (load("tldts") as { parse: typeof parseType }).parse(...args);
 
 export type SiteScheme = "http" | "https";
 

@@ -36,6 +36,9 @@ function main(): void {
         const artifacts = new WorkerArtifacts(daemonArtifactClient(peer), init.artifactsDir, log);
         host = new BrowserHost(init, log, scopeFunctions({ daemon: peer, init, log, artifacts }), (session) => watchdog.enter(session),
           new BrowserGuard({ ask: askDaemon(peer), log, routeRequests: init.routeRequests === true }), artifacts);
+        // A worker exists only for calls that need the browser: launch it now, while the exec is on its way.
+        // A failure here is reported by the first exec, which asks again.
+        host.context().catch(() => {});
       }
       return { ok: true as const };
     })
