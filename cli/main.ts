@@ -49,6 +49,11 @@ async function main(argv: string[]): Promise<number> {
   return runYargs(ctx, argv);
 }
 
+// A reader that went away (`| head`) ends the output, not with a stack trace.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -102,7 +102,13 @@ export class BetterWright {
     } catch (error) {
       // The connection dropped but the run goes on in the daemon: reattach for its envelope.
       if (!(error instanceof BwError) || error.code !== "DAEMON_UNAVAILABLE") throw error;
-      return this.attach(runId);
+      return this.attach(runId).catch((attachError: unknown) => {
+        // A new daemon never heard of it: the one that ran it died (kill -9, crash) mid-run.
+        if (attachError instanceof BwError && attachError.code === "RUN_NOT_FOUND") {
+          throw new BwError("SESSION_RESET", "the daemon stopped while this run was in flight: its outcome is unknown (what the snippet did may have happened) and the session's pages were lost", { retryable: false });
+        }
+        throw attachError;
+      });
     } finally {
       options.signal?.removeEventListener("abort", onAbort);
     }

@@ -3,11 +3,12 @@
 // from acceptance, and a transcript line written before the caller hears back.
 import { randomUUID } from "node:crypto";
 import { BwError, toBwError } from "../shared/errors.js";
+import { describeFsError } from "../shared/fs-problem.js";
 import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
 import { transcriptPath, type HomeLayout } from "../shared/paths.js";
 import { WorkerCancel, WorkerCloseSession, WorkerExec, type SessionSummary } from "../shared/protocol/index.js";
 import { RunTable } from "./runs.js";
-import { preview, Transcript } from "./transcript.js";
+import { preview, Transcript, type TranscriptEntry } from "./transcript.js";
 import type { WorkerSupervisor } from "./worker-supervisor.js";
 
 /** Extra time the daemon gives the worker past a run's budget before it stops waiting. */
@@ -123,7 +124,7 @@ export class SessionRegistry {
         ...(outcome.truncated ? { truncated: true, preview: outcome.preview ?? "" } : {}),
       }, outcome);
       session.lastUsedAt = this.now();
-      session.transcript.append({
+      this.record(session, envelope, {
         seq: envelope.seq,
         runId,
         at: new Date(acceptedAt).toISOString(),
@@ -136,6 +137,15 @@ export class SessionRegistry {
       });
       return envelope;
     }));
+  }
+
+  /** A transcript the disk refuses (full, read-only) costs the line, not the run's result: the caller is told. */
+  private record(session: DaemonSession, envelope: Envelope, entry: TranscriptEntry): void {
+    try {
+      session.transcript.append(entry);
+    } catch (error) {
+      envelope.warnings = [...envelope.warnings, { code: "TRANSCRIPT_NOT_SAVED", message: `this run is missing from the transcript: ${describeFsError(error, "append to", session.transcript.file)}` }];
+    }
   }
 
   attach(runId: string): Promise<Envelope> {

@@ -1,7 +1,7 @@
 // A session's transcript: append-only JSONL, one line per finished exec,
 // rotated to transcript.1.jsonl past TRANSCRIPT_ROTATE_BYTES (one older file
 // is kept). Lines are written before the caller hears back.
-import { appendFileSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync, truncateSync } from "node:fs";
 import path from "node:path";
 import { ensurePrivateDir } from "../shared/secure-fs.js";
 import { lastSeqOf, readTranscript, rotatedPath, TRANSCRIPT_ROTATE_BYTES, type TranscriptEntry } from "../shared/transcript-format.js";
@@ -64,6 +64,14 @@ export class Transcript {
     // A torn line left by a crash must not swallow this one: start on a fresh line.
     const lead = !this.tailChecked && endsTorn(this.file) ? "\n" : "";
     this.tailChecked = true;
-    appendFileSync(this.file, `${lead}${line}`, { mode: 0o600 });
+    const before = sizeOf(this.file);
+    try {
+      appendFileSync(this.file, `${lead}${line}`, { mode: 0o600 });
+    } catch (error) {
+      // A full disk may have taken part of the line: cut it back off, and check the tail next time.
+      try { truncateSync(this.file, before); } catch { /* read-only: the reader skips a torn line */ }
+      this.tailChecked = false;
+      throw error;
+    }
   }
 }

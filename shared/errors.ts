@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   RUN_NOT_FOUND: { retryable: false, exit: 1, summary: "No run by that id (finished runs are kept 60 s)." },
   DOWNLOAD_NOT_APPROVED: { retryable: false, exit: 1, summary: "A download started with no approved run of its session in flight (exec --approve-downloads)." },
   DOWNLOAD_FAILED: { retryable: true, exit: 1, summary: "A download failed, was interrupted, or outlived the run that approved it." },
+  STORAGE_UNAVAILABLE: { retryable: true, exit: 3, summary: "The home's file system refused a write: full, read-only, or failing." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

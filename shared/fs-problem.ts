@@ -31,3 +31,14 @@ export function describeFsError(error: unknown, action: string, target: string):
   if (code === undefined) return `cannot ${action} ${target}: ${error instanceof Error ? error.message : String(error)}`;
   return `cannot ${action} ${target}: ${PLAIN[code]} (${code})`;
 }
+
+/** The machine's fault, not the caller's or a defect: the disk is full, read-only or failing. */
+export function isStorageFailure(error: unknown): boolean {
+  return ["ENOSPC", "EDQUOT", "EROFS", "EIO", "EMFILE", "ENFILE"].includes(storageCode(error) ?? "");
+}
+
+/** The path and action a Node filesystem error names, for describeFsError. */
+export function fsErrorTarget(error: unknown): { action: string; target: string } {
+  const e = error as NodeJS.ErrnoException;
+  return { action: typeof e.syscall === "string" ? e.syscall : "write", target: typeof e.path === "string" ? e.path : "a file under the home" };
+}

@@ -11,11 +11,18 @@ import {
   type JSONRPCResponse,
 } from "json-rpc-2.0";
 import { BwError, RPC_ERROR_CODE, toBwError } from "./errors.js";
+import { describeFsError, fsErrorTarget, isStorageFailure } from "./fs-problem.js";
 import { createLineReader, encodeFrame, MAX_FRAME_BYTES, MAX_FRAME_DEPTH, nestsDeeperThan } from "./framing.js";
 import type { AnyMethod, MethodDecl } from "./protocol/index.js";
 import { errorFromRpc, type RpcCaller } from "./rpc-client.js";
 
 export { errorFromRpc };
+
+/** A full or read-only disk is the machine's condition, not a defect: it gets its own code and plain words. */
+function storageError(error: unknown): BwError {
+  const { action, target } = fsErrorTarget(error);
+  return new BwError("STORAGE_UNAVAILABLE", describeFsError(error, action, target), { cause: error });
+}
 
 export type Handler<P, R, C> = (params: P, context: C) => R | Promise<R>;
 
@@ -47,7 +54,9 @@ export class MethodRegistry<C> {
           this.gate?.(name, context);
           return await handler(decl.params(params, "params"), context);
         } catch (error) {
-          const bw = toBwError(error);
+          // An fs error may arrive bare or already wrapped as an internal error.
+          const raw = error instanceof BwError && error.code === "INTERNAL_ERROR" ? error.cause : error;
+          const bw = isStorageFailure(raw) ? storageError(raw) : toBwError(error);
           if (bw.code === "INTERNAL_ERROR") onInternal(name, bw);
           throw new JSONRPCErrorException(bw.message, RPC_ERROR_CODE, bw.toJSON());
         }

@@ -17,8 +17,8 @@ import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope
 import { snapshotFunction } from "./sandbox/snapshot.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
-const MAX_CONSOLE_ENTRIES = 200;
-const MAX_CONSOLE_TEXT = 2000;
+export const MAX_CONSOLE_ENTRIES = 200;
+export const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
 
@@ -38,6 +38,8 @@ interface Run {
   cancel: () => void;
   /** What the network guard refused during the run. */
   blocked: BlockedCollector;
+  /** Messages of the documented bounds this run hit (pages…), so one the snippet lets through keeps its code. */
+  limits: Set<string>;
 }
 
 export class WorkerSession {
@@ -49,6 +51,9 @@ export class WorkerSession {
   private settled: Promise<void> = Promise.resolve();
   private readonly sandbox: SnippetContext;
   private closed = false;
+  /** Counts browser losses (dropPages), so a run can tell that its browser died under it. */
+  private browserLosses = 0;
+  private readonly lossWaiters: (() => void)[] = [];
 
   private readonly scopeFunctions = new Map<string, ScopeFunction>();
 
@@ -109,7 +114,8 @@ export class WorkerSession {
     const done = new Promise<Parameters<Run["done"]>[0]>((resolve) => (resolveDone = resolve));
     let resolveCancel!: () => void;
     const cancelled = new Promise<"cancelled">((resolve) => (resolveCancel = () => resolve("cancelled")));
-    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, timers: new Map(), inflight: new Set(), done: resolveDone, cancel: resolveCancel, blocked };
+    const lossMark = this.browserLosses;
+    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, timers: new Map(), inflight: new Set(), done: resolveDone, cancel: resolveCancel, blocked, limits: new Set() };
     this.run = run;
     this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
@@ -138,6 +144,12 @@ export class WorkerSession {
     const e = outcome.error ?? { name: "Error", message: "unknown error" };
     // A navigation the guard refused keeps its code when the snippet lets it through.
     if (blocked.codeFor(e.message)) return finish({ ok: false, error: new BwError("BLOCKED_URL", e.message).toJSON() });
+    if (run.limits.has(e.message)) return finish({ ok: false, error: new BwError("LIMIT_EXCEEDED", e.message).toJSON() });
+    // Chromium died under the run (its pages are gone, Playwright says "closed"): a crash, not the snippet's fault.
+    // A "closed" error may land before the news of the loss does, so it waits for it a moment.
+    if (this.browserLosses !== lossMark || (/has been closed|Target closed/.test(e.message) && (await this.browserLostSince(lossMark, 1_000)))) {
+      return finish({ ok: false, error: new BwError("BROWSER_DISCONNECTED", "the browser went away during the run; the session's pages were lost (what the snippet did before may have happened)", { retryable: false }).toJSON() });
+    }
     return finish({ ok: false, error: new BwError("SNIPPET_ERROR", e.name && e.name !== "Error" ? `${e.name}: ${e.message}` : e.message).toJSON() });
   }
 
@@ -216,7 +228,10 @@ export class WorkerSession {
   private handleAsync(m: Record<string, unknown>): Promise<unknown> {
     const run = this.liveRun(m.token);
     // A cut-off run has settled once the browser calls it started have returned.
-    const call = this.dispatchAsync(run, m);
+    const call = this.dispatchAsync(run, m).catch((error: unknown) => {
+      if (error instanceof BwError && error.code === "LIMIT_EXCEEDED") run.limits.add(error.message);
+      throw error;
+    });
     run.inflight.add(call);
     void call.catch(() => {}).finally(() => run.inflight.delete(call));
     return call;
@@ -309,7 +324,24 @@ export class WorkerSession {
 
   /** Forget pages without closing them (the browser they lived in is gone). */
   dropPages(): boolean {
+    this.browserLosses++;
+    for (const wake of this.lossWaiters.splice(0)) wake();
     return this.pages.drop();
+  }
+
+  /** Whether the browser went away since `mark`, waiting up to `waitMs` for the news (a call may fail before the close event lands). */
+  private async browserLostSince(mark: number, waitMs: number): Promise<boolean> {
+    if (this.browserLosses !== mark) return true;
+    await new Promise<void>((resolve) => {
+      const wake = () => { clearTimeout(timer); resolve(); };
+      const timer = setTimeout(() => {
+        const i = this.lossWaiters.indexOf(wake);
+        if (i !== -1) this.lossWaiters.splice(i, 1);
+        resolve();
+      }, waitMs);
+      this.lossWaiters.push(wake);
+    });
+    return this.browserLosses !== mark;
   }
 
   async close(): Promise<void> {
