@@ -20,7 +20,8 @@ export function applyOptions<T>(argv: Argv<T>, specs: readonly OptionSpec[], glo
       describe: spec.describe,
       global,
       ...(spec.alias ? { alias: spec.alias } : {}),
-      ...(spec.type === "array" ? { array: true } : {}),
+      // One value per occurrence (repeat the flag for more), so a list never swallows the next word.
+      ...(spec.type === "array" ? { array: true, nargs: 1 } : {}),
     }) as Argv<T>;
   }
   return y;
