@@ -166,10 +166,10 @@ describe("sessions and profiles", () => {
     const again = await RawConnection.open(socketPath);
     try {
       await again.hello();
-      const attached = await again.request("run.attach", { runId });
+      const attached = await again.call("run.attach", { runId });
       expect(attached.result).toMatchObject({ ok: true, result: "finished without its caller", runId, session: "attach" });
-      expect((await again.request("run.attach", { runId })).result).toEqual(attached.result);
-      expect((await again.request("run.attach", { runId: "no-such-run" })).error?.data?.code).toBe("RUN_NOT_FOUND");
+      expect((await again.call("run.attach", { runId })).result).toEqual(attached.result);
+      expect((await again.call("run.attach", { runId: "no-such-run" })).error?.data?.code).toBe("RUN_NOT_FOUND");
     } finally {
       again.close();
     }

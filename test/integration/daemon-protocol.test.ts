@@ -7,6 +7,7 @@ import { BetterWright } from "../../dist/client/index.js";
 import { MAX_FRAME_BYTES } from "../../shared/framing.js";
 import { layoutFor } from "../../shared/paths.js";
 import { PROTOCOL_VERSION } from "../../shared/version.js";
+import { startIdleDaemon } from "../helpers/idle-daemon.js";
 import { cleanEnv, daemonPids, destroyHome, tempHome } from "../helpers/cli.js";
 import { alive, waitForExit } from "../helpers/procs.js";
 import { RawConnection, type Reply } from "../helpers/raw-socket.js";
@@ -17,12 +18,7 @@ describe("the daemon's socket protocol", () => {
   let pid: number;
 
   beforeAll(async () => {
-    home = tempHome("bw-protocol-");
-    const bw = new BetterWright({ home, env: cleanEnv(home) });
-    expect(await bw.sessions()).toEqual([]);
-    await bw.close();
-    socketPath = layoutFor(home).socketPath;
-    [pid] = daemonPids(home) as [number];
+    ({ home, socketPath, pid } = await startIdleDaemon("bw-protocol-"));
   });
 
   afterAll(async () => {
@@ -31,7 +27,7 @@ describe("the daemon's socket protocol", () => {
 
   /** The connection still serves: a valid request gets its result. */
   async function stillServes(connection: RawConnection): Promise<void> {
-    const status = await connection.request("daemon.status");
+    const status = await connection.call("daemon.status");
     expect(status.error).toBeUndefined();
     expect(status.result.pid).toBe(pid);
   }
@@ -47,7 +43,7 @@ describe("the daemon's socket protocol", () => {
   it("refuses any method before daemon.hello, then serves once greeted", async () => {
     const connection = await RawConnection.open(socketPath);
     try {
-      const early = await connection.request("daemon.status");
+      const early = await connection.call("daemon.status");
       expectRefusal(early);
       expect(early.error!.message).toContain("daemon.hello");
       const hello = await connection.hello();
@@ -102,7 +98,7 @@ describe("the daemon's socket protocol", () => {
     const connection = await RawConnection.open(socketPath);
     try {
       await connection.hello();
-      const unknown = await connection.request("session.nope", {});
+      const unknown = await connection.call("session.nope", {});
       expectRefusal(unknown, -32601);
       await stillServes(connection);
 
@@ -118,11 +114,11 @@ describe("the daemon's socket protocol", () => {
         ["daemon.hello", { clientVersion: 1, protocol: "one", settings: {} }],
       ];
       for (const [method, params] of cases) {
-        const reply = await connection.request(method, params);
+        const reply = await connection.call(method, params);
         expectRefusal(reply);
         await stillServes(connection);
       }
-      const status = await connection.request("daemon.status");
+      const status = await connection.call("daemon.status");
       expect(status.result.browser.running).toBe(false);
       expect(status.result.sessions).toEqual([]);
     } finally {
@@ -137,7 +133,7 @@ describe("the daemon's socket protocol", () => {
     torn.close();
     const garbageOnly = await RawConnection.open(socketPath);
     garbageOnly.write(Buffer.from([0xde, 0xad, 0xbe, 0xef]));
-    garbageOnly.socket.end();
+    garbageOnly.stream.end();
 
     const fresh = await RawConnection.open(socketPath);
     try {
@@ -152,7 +148,7 @@ describe("the daemon's socket protocol", () => {
   it("lets an inspecting client of another version look without replacing, and an idle daemon is replaced by a new version", async () => {
     const looking = await RawConnection.open(socketPath);
     try {
-      const inspect = await looking.request("daemon.hello", { clientVersion: "0.0.0-other", protocol: PROTOCOL_VERSION, settings: {}, inspect: true });
+      const inspect = await looking.call("daemon.hello", { clientVersion: "0.0.0-other", protocol: PROTOCOL_VERSION, settings: {}, inspect: true });
       expect(inspect.result).toMatchObject({ status: "ok" });
     } finally {
       looking.close();

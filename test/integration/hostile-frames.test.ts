@@ -9,12 +9,12 @@ import { readFileSync } from "node:fs";
 import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BetterWright } from "../../dist/client/index.js";
 import { isErrorCode } from "../../shared/errors.js";
 import { MAX_FRAME_BYTES } from "../../shared/framing.js";
 import { layoutFor } from "../../shared/paths.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../../shared/version.js";
-import { cleanEnv, daemonPids, destroyHome, tempHome } from "../helpers/cli.js";
+import { startIdleDaemon } from "../helpers/idle-daemon.js";
+import { destroyHome } from "../helpers/cli.js";
 import { hostileFrame, readerBombs, type HostileFrame } from "../helpers/hostile-frames.js";
 import { fdCount, mib, MiB, rssBytes } from "../helpers/proc-stats.js";
 import { alive } from "../helpers/procs.js";
@@ -88,12 +88,7 @@ describe("hostile frames against a real daemon's socket", () => {
   let pid: number;
 
   beforeAll(async () => {
-    home = tempHome("bw-hostile-");
-    const bw = new BetterWright({ home, env: cleanEnv(home) });
-    expect(await bw.sessions()).toEqual([]);
-    await bw.close();
-    socketPath = layoutFor(home).socketPath;
-    [pid] = daemonPids(home) as [number];
+    ({ home, socketPath, pid } = await startIdleDaemon("bw-hostile-"));
   });
 
   afterAll(async () => {
