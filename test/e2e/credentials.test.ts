@@ -10,6 +10,7 @@ import { connectExisting } from "../../client/daemon-client.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { VaultFill, VaultShow } from "../../shared/protocol/index.js";
 import { REDACTED } from "../../daemon/vault/redactor.js";
+import { CANARY_ELSEWHERE } from "../helpers/canary.js";
 import { destroyHome, runCli, tempHome, type CliResult } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
@@ -49,7 +50,8 @@ describe("credentials in snippets", () => {
   const exec = async (code: string) => (await cli(["exec", "--session", "login", "-c", code])).json;
 
   beforeAll(async () => {
-    home = tempHome();
+    // The suite's canary lives off this test's pages: they pin what credentials.list() offers.
+    home = tempHome(undefined, { canarySite: CANARY_ELSEWHERE });
     server = await startServer({
       "/login": LOGIN_FORM,
       "/signup": LOGIN_FORM.replace("Sign in</title>", "Sign up</title>").replace("</label>\n  <button", "</label>\n  <label>Again <input name=\"pw2\" type=\"password\"></label>\n  <button"),

@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { layoutFor } from "../../shared/paths.js";
 import { VAULT_FILE_NAMES } from "../../shared/protocol/index.js";
+import { CANARY_USERNAME } from "../helpers/canary.js";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 
 const PROFILES = ["default", "work", "home", "shop"];
@@ -39,7 +40,8 @@ describe("betterwright vault", () => {
 
     const listed = await vault(["list", "--json"]);
     expect(listed.code).toBe(0);
-    const entries = listed.json.entries as { id: string; site: string; username: string }[];
+    // The suite's canary (test/helpers/canary.ts) is in every home's vault too.
+    const entries = (listed.json.entries as { id: string; site: string; username: string }[]).filter((e) => e.username !== CANARY_USERNAME);
     expect(entries.map((e) => e.username).sort()).toEqual(Array.from({ length: WRITERS }, (_, i) => `user${i}`).sort());
     expect(new Set(entries.map((e) => e.id)).size).toBe(WRITERS);
     expect(JSON.stringify(listed.json)).not.toContain("password-");

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { assertNoCanaryInOutput, CANARY_SITE, canaryLeaksUnder, seedCanary } from "./canary.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 
@@ -20,8 +21,9 @@ export function cleanEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Pr
   return { ...env, BETTERWRIGHT_HOME: home, ...extra };
 }
 
-export function runCli(args: string[], options: { home: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
+export async function runCli(args: string[], options: { home: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult> {
+  await homeReady(options.home);
+  const result = await new Promise<CliResult>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.home, options.env), stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
@@ -43,10 +45,25 @@ export function runCli(args: string[], options: { home: string; input?: string; 
     });
     child.stdin.end(options.input ?? "");
   });
+  assertNoCanaryInOutput(args.join(" "), result.stdout, result.stderr);
+  return result;
 }
 
-export function tempHome(prefix = "bw-test-"): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+// Homes whose canary is still being written, so the first use can wait for it.
+const seeding = new Map<string, Promise<void>>();
+
+/** Waits until the home's canary credential is in its vault (runCli and destroyHome do). */
+export async function homeReady(home: string): Promise<void> {
+  for (const [seeded, done] of seeding) if (home === seeded || home.startsWith(seeded + path.sep)) await done;
+}
+
+/** A private home with the secret canary (test/helpers/canary.ts) in its vault; `canarySite` moves it off the test pages. */
+export function tempHome(prefix = "bw-test-", options: { canarySite?: string } = {}): string {
+  const home = mkdtempSync(path.join(tmpdir(), prefix));
+  const done = seedCanary(home, options.canarySite ?? CANARY_SITE);
+  done.catch(() => undefined); // reported by homeReady, not as an unhandled rejection
+  seeding.set(home, done);
+  return home;
 }
 
 /** Pids of every daemon this home has an info file for. */
@@ -89,7 +106,11 @@ export async function destroyHome(home: string): Promise<void> {
   for (const pid of pids) {
     try { process.kill(-pid, "SIGKILL"); } catch { /* gone */ }
   }
+  await homeReady(home).catch(() => undefined);
+  seeding.delete(home);
+  const leaks = canaryLeaksUnder(home);
   rmSync(home, { recursive: true, force: true });
+  if (leaks.length > 0) throw new Error(`secret canary found under ${home}: ${leaks.join("; ")}`);
 }
 
 export interface StartedCli {
@@ -116,6 +137,12 @@ export function startCli(args: string[], options: { home: string; input?: string
         json = JSON.parse(stdout);
       } catch {
         json = undefined;
+      }
+      try {
+        assertNoCanaryInOutput(args.join(" "), stdout, stderr);
+      } catch (error) {
+        reject(error);
+        return;
       }
       resolve({ code, stdout, stderr, json });
     });

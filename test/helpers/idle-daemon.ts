@@ -2,7 +2,7 @@
 // call that needs no browser, found through its info file.
 import { BetterWright } from "../../dist/client/index.js";
 import { layoutFor } from "../../shared/paths.js";
-import { cleanEnv, daemonPids, tempHome } from "./cli.js";
+import { cleanEnv, daemonPids, homeReady, tempHome } from "./cli.js";
 
 export interface IdleDaemon {
   home: string;
@@ -12,6 +12,7 @@ export interface IdleDaemon {
 
 export async function startIdleDaemon(prefix: string): Promise<IdleDaemon> {
   const home = tempHome(prefix);
+  await homeReady(home);
   const bw = new BetterWright({ home, env: cleanEnv(home) });
   const sessions = await bw.sessions();
   if (sessions.length !== 0) throw new Error("a fresh daemon should have no session");
