@@ -5,8 +5,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { assertNoCanaryInOutput, CANARY_SITE, canaryLeaksUnder, seedCanary } from "./canary.js";
+import { alive } from "./procs.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+
+export interface CliOptions {
+  home: string;
+  input?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+}
 
 export interface CliResult {
   code: number | null;
@@ -21,32 +29,9 @@ export function cleanEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Pr
   return { ...env, BETTERWRIGHT_HOME: home, ...extra };
 }
 
-export async function runCli(args: string[], options: { home: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult> {
+export async function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   await homeReady(options.home);
-  const result = await new Promise<CliResult>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.home, options.env), stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`betterwright ${args.join(" ")} did not finish; stderr: ${stderr}`));
-    }, options.timeoutMs ?? 90_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json });
-    });
-    child.stdin.end(options.input ?? "");
-  });
-  assertNoCanaryInOutput(args.join(" "), result.stdout, result.stderr);
-  return result;
+  return startCli(args, options).result;
 }
 
 // Homes whose canary is still being written, so the first use can wait for it.
@@ -86,15 +71,6 @@ export function daemonPids(home: string): number[] {
   return pids;
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Stops every daemon of the home (gracefully, then by force: the daemon leads its own process group) and removes the home. */
 export async function destroyHome(home: string): Promise<void> {
   const pids = daemonPids(home);
@@ -102,7 +78,7 @@ export async function destroyHome(home: string): Promise<void> {
     try { process.kill(pid, "SIGTERM"); } catch { /* gone */ }
   }
   const until = Date.now() + 12_000;
-  while (pids.some(isAlive) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  while (pids.some(alive) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
   for (const pid of pids) {
     try { process.kill(-pid, "SIGKILL"); } catch { /* gone */ }
   }
@@ -119,7 +95,7 @@ export interface StartedCli {
 }
 
 /** Like runCli, but hands back the process too (to signal it while it runs). */
-export function startCli(args: string[], options: { home: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): StartedCli {
+export function startCli(args: string[], options: CliOptions): StartedCli {
   const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.home, options.env), stdio: ["pipe", "pipe", "pipe"] });
   const result = new Promise<CliResult>((resolve, reject) => {
     let stdout = "";
