@@ -22,7 +22,7 @@ export interface BenchContext {
 
 export async function createContext(quick: boolean): Promise<BenchContext> {
   const root = fileURLToPath(new URL("..", import.meta.url));
-  const cli = path.join(root, "cli", "main.js");
+  const cli = path.join(root, "bin", "betterwright.js");
   const base = mkdtempSync(path.join(tmpdir(), "bw-bench-"));
   const server = await startPageServer();
   const browser = findBrowser({ explicit: null, headless: true }).found?.path;

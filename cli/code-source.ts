@@ -1,6 +1,5 @@
 // Where a snippet comes from: -c CODE, a file, or stdin (`-`, or piped input).
 import { readFileSync } from "node:fs";
-import { text } from "node:stream/consumers";
 import { BwError } from "../shared/errors.js";
 import { MAX_CODE_CHARS } from "../shared/protocol/index.js";
 
@@ -16,7 +15,7 @@ export async function readCode(options: { code?: string | undefined; file?: stri
     } catch (error) {
       throw new BwError("INVALID_ARGUMENT", `cannot read ${options.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
-  } else if (options.file === "-" || !process.stdin.isTTY) code = await text(process.stdin);
+  } else if (options.file === "-" || !process.stdin.isTTY) code = await (await import("node:stream/consumers")).text(process.stdin);
   else throw new BwError("INVALID_ARGUMENT", "no snippet: pass -c CODE, a FILE, or pipe it on stdin");
   if (code.trim() === "") throw new BwError("INVALID_ARGUMENT", "the snippet is empty");
   if (code.length > MAX_CODE_CHARS) throw new BwError("INVALID_ARGUMENT", `the snippet is longer than ${MAX_CODE_CHARS} characters`);

@@ -12,7 +12,6 @@ import { layoutFor, type HomeLayout } from "../shared/paths.js";
 import { Hello, type DaemonIdentity } from "../shared/protocol/index.js";
 import type { RpcCaller } from "../shared/rpc-client.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
-import { spawnDaemon } from "./spawn.js";
 import { connectSocket } from "./transport.js";
 import { isProcessAlive } from "../shared/process-alive.js";
 
@@ -59,6 +58,8 @@ async function connectWithin(socketPath: string, ms: number): Promise<RpcCaller 
  */
 async function startAndConnect(layout: HomeLayout, bootstrap: DaemonBootstrap, env: NodeJS.ProcessEnv): Promise<RpcCaller> {
   const until = Date.now() + LOCK_TAKEOVER_MS;
+  // child_process and the spawn logic load only when a daemon has to be started.
+  const { spawnDaemon } = await import("./spawn.js");
   for (;;) {
     const readiness = await spawnDaemon(layout, bootstrap, env);
     if (readiness.status === "error") throw BwError.from(readiness.error);

@@ -1,6 +1,5 @@
 // betterwright repl [--session S]: snippets on stdin separated by blank lines;
 // one envelope per line on stdout as each finishes, in order, over one connection.
-import { createInterface } from "node:readline";
 import type { Argv } from "yargs";
 import { BetterWright } from "../../client/index.js";
 import type { Envelope } from "../../shared/envelope.js";
@@ -8,7 +7,6 @@ import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
 import { failureEnvelope } from "../output.js";
-import { SnippetSplitter } from "../snippet-splitter.js";
 
 interface ReplArgs extends GlobalArgs {
   session?: string;
@@ -28,6 +26,8 @@ export function replCommand(ctx: CliContext) {
       applyOptions(y, REPL_OPTIONS)
         .example("printf 'await page.goto(\"http://localhost:3000\")\\n\\nreturn page.url()\\n' | $0 repl --session s1", "Two snippets, two envelopes"),
     handler: (args: ReplArgs) => ctx.run(async () => {
+      // Loaded here, not at the top: the warm path imports this module for its options alone.
+      const [{ createInterface }, { SnippetSplitter }] = await Promise.all([import("node:readline"), import("../snippet-splitter.js")]);
       const config = ctx.config(args);
       const { session, profile, timeoutMs } = config.settings;
       const bw = BetterWright.fromConfig(config, ctx.env);

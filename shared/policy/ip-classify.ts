@@ -150,8 +150,11 @@ export function embeddedIPv4Candidates(bytes: readonly number[]): number[][] {
   return out;
 }
 
-// Parsed once from the exported table so the table stays the single source.
-const METADATA_V6: readonly Range[] = METADATA_IPV6.map(([prefix, bits]) => [v6Bytes(prefix), bits] as const);
+// Parsed from the exported table, so the table stays the single source; on
+// first use, because parsing loads ipaddr.js and most importers (the CLI's warm
+// path) never classify an IPv6 address. A cache of constants, never changed.
+let metadataV6: readonly Range[] | undefined;
+const metadataRangesV6 = (): readonly Range[] => (metadataV6 ??= METADATA_IPV6.map(([prefix, bits]) => [v6Bytes(prefix), bits] as const));
 
 function v6Bytes(text: string): number[] {
   const parsed = normalizeHost(text);
@@ -161,7 +164,7 @@ function v6Bytes(text: string): number[] {
 
 function classifyIPv6(host: NormalizedHost): HostClassification {
   const { bytes } = host;
-  if (METADATA_V6.some((range) => inRange(bytes, range))) return { ...host, class: "metadata" };
+  if (metadataRangesV6().some((range) => inRange(bytes, range))) return { ...host, class: "metadata" };
   // ::1 and :: sit inside ::/96 too; decide them first so loopback stays loopback.
   if (allZero(bytes.slice(0, 15)) && bytes[15] === 1) return { ...host, class: "loopback" };
   if (allZero(bytes)) return { ...host, class: "private" };

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { assertNoCanaryInOutput, CANARY_SITE, canaryLeaksUnder, seedCanary } from "./canary.js";
 import { alive } from "./procs.js";
 
-export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/bin/betterwright.js", import.meta.url));
 
 export interface CliOptions {
   home: string;

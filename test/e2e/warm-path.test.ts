@@ -1,0 +1,87 @@
+// What a warm call loads. A warm `exec` should cost little more than a Node
+// start and a socket round trip (docs/performance.md); that holds only while
+// the CLI's warm path is one bundled file and leaves the heavy modules alone
+// (yargs, Playwright, the address parser, child_process…). Asserted on what the
+// process actually loads, not on milliseconds.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, destroyHome, runCli, tempHome } from "../helpers/cli.js";
+
+const DIST_BIN = path.dirname(CLI);
+
+/** A preload that records every file the process resolves and, at exit, the Node built-ins it loaded. */
+function loadRecorder(dir: string): { preload: string; read(): { files: string[]; builtins: string[] } } {
+  const filesLog = path.join(dir, "files.log");
+  const builtinsLog = path.join(dir, "builtins.log");
+  const hook = `data:text/javascript,${encodeURIComponent(`
+    import { appendFileSync } from "node:fs";
+    export async function resolve(specifier, context, next) {
+      const resolved = await next(specifier, context);
+      if (resolved.url.startsWith("file:")) appendFileSync(${JSON.stringify(filesLog)}, resolved.url + "\\n");
+      return resolved;
+    }`)}`;
+  const preload = path.join(dir, "record-loads.cjs");
+  writeFileSync(preload, `
+    const fs = require("node:fs");
+    fs.writeFileSync(${JSON.stringify(filesLog)}, "");
+    require("node:module").register(${JSON.stringify(hook)});
+    process.on("exit", () => fs.writeFileSync(${JSON.stringify(builtinsLog)}, process.moduleLoadList.join("\\n")));
+  `);
+  return {
+    preload,
+    read: () => ({
+      files: [...new Set(readFileSync(filesLog, "utf8").split("\n").filter(Boolean).map((url) => fileURLToPath(url)))],
+      builtins: readFileSync(builtinsLog, "utf8").split("\n").filter((l) => l.startsWith("NativeModule ")).map((l) => l.slice(13)),
+    }),
+  };
+}
+
+describe("the warm path", () => {
+  let home: string;
+
+  beforeAll(async () => {
+    home = tempHome("bw-warm-");
+    // The daemon (and its browser) are up before the measured call.
+    const first = await runCli(["exec", "-c", "return 1"], { home });
+    expect(first.json).toMatchObject({ ok: true, result: 1 });
+  });
+
+  afterAll(async () => {
+    await destroyHome(home);
+  });
+
+  it("a warm exec runs from the bundle alone and loads none of the heavy modules", async () => {
+    const recorder = loadRecorder(home);
+    const warm = await runCli(["exec", "-c", "return page.url()"], { home, env: { NODE_OPTIONS: `--require ${recorder.preload}` } });
+    expect(warm.json).toMatchObject({ ok: true, result: "about:blank" });
+    const { files, builtins } = recorder.read();
+
+    const ours = files.filter((f) => !f.includes(`${path.sep}node_modules${path.sep}`));
+    expect(ours.length).toBeGreaterThan(0);
+    // The entry and its shared chunk; nothing from the per-module tsc output.
+    for (const file of ours) expect(path.dirname(file)).toBe(DIST_BIN);
+    expect(ours.length).toBeLessThanOrEqual(3);
+
+    const packages = files.filter((f) => f.includes(`${path.sep}node_modules${path.sep}`));
+    for (const heavy of ["yargs", "playwright-core", "ipaddr.js", "tldts", "json-rpc-2.0", "proper-lockfile"]) {
+      expect(packages.filter((f) => f.includes(`${path.sep}node_modules${path.sep}${heavy}${path.sep}`))).toEqual([]);
+    }
+    for (const builtin of ["child_process", "readline", "vm", "stream/consumers"]) expect(builtins).not.toContain(builtin);
+  });
+
+  it("the commands off the warm path still load what they need from the bundle's chunks", async () => {
+    // repl: readline and the snippet splitter come in on demand.
+    const repl = await runCli(["repl"], { home, input: "return 1\n\nreturn 2\n" });
+    expect(repl.code).toBe(0);
+    expect(repl.stdout.trim().split("\n").map((l) => JSON.parse(l).result)).toEqual([1, 2]);
+    // yargs: help and usage errors.
+    const help = await runCli(["--help"], { home });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("exec");
+    const usage = await runCli(["exec", "--bogus-flag"], { home });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/bogus-flag/);
+  });
+});
