@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_RESULT_BYTES } from "../../shared/framing.js";
 import { transcriptPath, layoutFor } from "../../shared/paths.js";
 import { MAX_CONSOLE_ENTRIES, MAX_CONSOLE_TEXT, MAX_PAGES_PER_SESSION } from "../../daemon/worker/session.js";
-import { daemonPids, destroyHome, runCli, tempHome, type CliResult } from "../helpers/cli.js";
+import { daemonPids, destroyHome, runCli, tempHome, withCanary, type CliResult } from "../helpers/cli.js";
 import { alive, daemonProcessesOf, waitForExit } from "../helpers/procs.js";
 import { fillUp, free, mountTmpfs, remount, unmountTmpfs } from "../helpers/tmpfs.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
@@ -41,6 +41,7 @@ describe("a home on a full file system", () => {
     mount = mountTmpfs(64, "bw-full-");
     home = path.join(mount, "home");
     mkdirSync(home, { mode: 0o700 });
+    withCanary(home);
     server = await startServer({ "/": "<title>ok</title><p>fine</p>" });
   });
 
@@ -130,6 +131,7 @@ describe("a home on a read-only file system", () => {
     mount = mountTmpfs(64, "bw-ro-");
     home = path.join(mount, "home");
     mkdirSync(home, { mode: 0o700 });
+    withCanary(home);
   });
 
   afterAll(async () => {

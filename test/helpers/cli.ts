@@ -44,7 +44,11 @@ export async function homeReady(home: string): Promise<void> {
 
 /** A private home with the secret canary (test/helpers/canary.ts) in its vault; `canarySite` moves it off the test pages. */
 export function tempHome(prefix = "bw-test-", options: { canarySite?: string } = {}): string {
-  const home = mkdtempSync(path.join(tmpdir(), prefix));
+  return withCanary(mkdtempSync(path.join(tmpdir(), prefix)), options);
+}
+
+/** Seeds the canary into a home made elsewhere (a tmpfs, say); runCli waits for it. */
+export function withCanary(home: string, options: { canarySite?: string } = {}): string {
   const done = seedCanary(home, options.canarySite ?? CANARY_SITE);
   done.catch(() => undefined); // reported by homeReady, not as an unhandled rejection
   seeding.set(home, done);
