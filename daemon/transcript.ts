@@ -43,6 +43,8 @@ function sizeOf(file: string): number {
 
 export class Transcript {
   private tailChecked = false;
+  /** The folder was made (or found) by an earlier append; one removed since is made again on ENOENT. */
+  private dirReady = false;
 
   constructor(readonly file: string, private readonly rotateBytes: number = TRANSCRIPT_ROTATE_BYTES) {}
 
@@ -55,18 +57,27 @@ export class Transcript {
   }
 
   append(entry: TranscriptEntry): void {
-    ensurePrivateDir(path.dirname(this.file));
+    // Once per transcript, not per line: mkdir of an existing folder costs a thrown error and a stat.
+    if (!this.dirReady) ensurePrivateDir(path.dirname(this.file));
+    this.dirReady = true;
     const line = `${JSON.stringify(entry)}\n`;
-    if (sizeOf(this.file) + line.length > this.rotateBytes && sizeOf(this.file) > 0) {
+    let before = sizeOf(this.file);
+    if (before + line.length > this.rotateBytes && before > 0) {
       renameSync(this.file, rotatedPath(this.file));
       this.tailChecked = true;
+      before = 0;
     }
     // A torn line left by a crash must not swallow this one: start on a fresh line.
     const lead = !this.tailChecked && endsTorn(this.file) ? "\n" : "";
     this.tailChecked = true;
-    const before = sizeOf(this.file);
     try {
-      appendFileSync(this.file, `${lead}${line}`, { mode: 0o600 });
+      try {
+        appendFileSync(this.file, `${lead}${line}`, { mode: 0o600 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        ensurePrivateDir(path.dirname(this.file));
+        appendFileSync(this.file, `${lead}${line}`, { mode: 0o600 });
+      }
     } catch (error) {
       // A full disk may have taken part of the line: cut it back off, and check the tail next time.
       try { truncateSync(this.file, before); } catch { /* read-only: the reader skips a torn line */ }

@@ -109,14 +109,24 @@ export class PageRegistry {
     return infos;
   }
 
-  async infosWithTitles(): Promise<PageInfo[]> {
+  /** Every page with its title, read now unless `known` has one that still stands (see page-titles.ts). */
+  async infosWithTitles(known: (pageId: string) => string | undefined = () => undefined): Promise<PageInfo[]> {
     const infos = this.infos();
+    const unread: PageInfo[] = [];
+    for (const info of infos) {
+      const title = known(info.pageId);
+      if (title === undefined) unread.push(info);
+      else info.title = title;
+    }
+    if (unread.length === 0) return infos;
     // A page stuck in a navigation must not hold the envelope back.
-    const bound = new Promise<string>((r) => setTimeout(() => r(""), TITLE_WAIT_MS).unref());
-    await Promise.all(infos.map(async (info) => {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<string>((r) => { timer = setTimeout(() => r(""), TITLE_WAIT_MS).unref(); });
+    await Promise.all(unread.map(async (info) => {
       const page = this.pages.get(info.pageId);
       info.title = page ? await Promise.race([page.title().catch(() => ""), bound]) : "";
     }));
+    clearTimeout(timer);
     return infos;
   }
 

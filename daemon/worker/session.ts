@@ -9,6 +9,7 @@ import { BlockedCollector } from "./guard/blocked-collector.js";
 import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
+import { TitleReuse } from "./page-titles.js";
 import { boundResult } from "./result-bound.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./sandbox/args.js";
@@ -46,6 +47,7 @@ export class WorkerSession {
   private readonly pages: PageRegistry;
   private readonly dispatch: FacadeDispatch;
   private readonly events: EventBridge;
+  private readonly titles: TitleReuse;
   private nextTimerId = 1;
   private run: Run | undefined;
   private settled: Promise<void> = Promise.resolve();
@@ -68,6 +70,7 @@ export class WorkerSession {
   ) {
     const allFunctions = [snapshotFunction(), ...scopeFunctions];
     for (const fn of allFunctions) this.scopeFunctions.set(fn.name, fn);
+    this.titles = new TitleReuse(now);
     this.pages = new PageRegistry(name, getContext, (id, page) => this.onNewPage(id, page));
     this.dispatch = new FacadeDispatch(this.pages, fileArgs);
     // Handlers get control from an event: the watchdog marks it like any other entry.
@@ -80,8 +83,10 @@ export class WorkerSession {
   }
 
   async exec(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
+    this.titles.forget();
     const outcome = await this.execInner(code, budgetMs, runId);
     outcome.pages = await this.pageInfosWithTitles();
+    this.titles.forget();
     return boundResult(outcome);
   }
 
@@ -227,8 +232,13 @@ export class WorkerSession {
 
   private handleAsync(m: Record<string, unknown>): Promise<unknown> {
     const run = this.liveRun(m.token);
+    const action = () => this.dispatchAsync(run, m);
+    // The run's own page.title() may spare the envelope a second read; anything else may change a title.
+    const guarded = m.op === "call" && m.target === "page" && m.method === "title"
+      ? this.titles.read(String(m.pageId), action)
+      : this.titles.act(action);
     // A cut-off run has settled once the browser calls it started have returned.
-    const call = this.dispatchAsync(run, m).catch((error: unknown) => {
+    const call = guarded.catch((error: unknown) => {
       if (error instanceof BwError && error.code === "LIMIT_EXCEEDED") run.limits.add(error.message);
       throw error;
     });
@@ -293,7 +303,10 @@ export class WorkerSession {
       this.events.onConsole(pageId, msg);
     });
     page.on("pageerror", (error) => this.events.onPageError(pageId, error));
-    page.on("dialog", (dialog) => this.events.onDialog(pageId, dialog));
+    page.on("dialog", (dialog) => { this.titles.changed(); this.events.onDialog(pageId, dialog); });
+    // A navigation may change the title with no call of the run behind it (redirects, the page's own scripts).
+    const changed = () => this.titles.changed();
+    page.on("framenavigated", changed).on("domcontentloaded", changed).on("load", changed).on("close", changed);
   }
 
   private pushConsole(run: Run, entry: ConsoleEntry): void {
@@ -305,8 +318,9 @@ export class WorkerSession {
     return this.pages.infos();
   }
 
+  /** Every page with its title: read now, or the run's own read of it when that still stands (page-titles.ts). */
   pageInfosWithTitles(): Promise<PageInfo[]> {
-    return this.pages.infosWithTitles();
+    return this.pages.infosWithTitles((pageId) => this.titles.fresh(pageId));
   }
 
   /** Whether `page` is one of this session's pages (downloads are approved per session). */

@@ -62,6 +62,39 @@ describe("a persistent session across CLI processes", () => {
     expect(syntax.json.error.code).toBe("SNIPPET_SYNTAX_ERROR");
   });
 
+  // The run's own page.title() may stand in for the envelope's read (daemon/worker/page-titles.ts): never when the title may have moved since.
+  it("reports each page's title as the run left it: set by its code, late, after a navigation, on pages it opened or closed", async () => {
+    const titles = async (code: string) => {
+      const run = await runCli(["exec", "--session", "titles", "-c", code], { home });
+      expect(run.json).toMatchObject({ ok: true });
+      return { result: run.json.result, pages: (run.json.pages as { pageId: string; title: string; active: boolean }[]).map((p) => [p.pageId, p.title, p.active]) };
+    };
+    const front = JSON.stringify(`${server.url}/`);
+
+    expect(await titles(`await page.goto(${front}); const t = await page.title(); await page.evaluate(() => { document.title = "Set by the run" }); return t`))
+      .toEqual({ result: "Front page", pages: [["p1", "Set by the run", true]] });
+    // A title read while another call of the run is still changing the page.
+    expect(await titles(`const [, t] = await Promise.all([page.evaluate(() => new Promise((r) => setTimeout(() => { document.title = "Late"; r(); }, 20))), page.title()]); return t`))
+      .toEqual({ result: "Set by the run", pages: [["p1", "Late", true]] });
+    // The page navigates on its own after the run read the title.
+    expect(await titles(`await page.goto(${front}); await page.evaluate(() => setTimeout(() => { location.href = "/next" }, 50)); const t = await page.title(); await new Promise((r) => setTimeout(r, 500)); return t`))
+      .toEqual({ result: "Front page", pages: [["p1", "Second page", true]] });
+    expect(await titles(`const p = await openPage(${front}); return p.title()`))
+      .toEqual({ result: "Front page", pages: [["p1", "Second page", false], ["p2", "Front page", true]] });
+    expect(await titles(`await closePage(); return page.title()`))
+      .toEqual({ result: "Second page", pages: [["p1", "Second page", true]] });
+  });
+
+  it("shows a title the page changed on its own, between runs or after the run's last read", async () => {
+    const run = (code: string) => runCli(["exec", "--session", "titles", "-c", code], { home });
+    await run(`await page.evaluate(() => setTimeout(() => { document.title = "Changed by the page" }, 100))`);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await run("return 1")).json.pages[0].title).toBe("Changed by the page");
+
+    const late = await run(`await page.evaluate(() => setTimeout(() => { document.title = "Page timer" }, 100)); const t = await page.title(); await new Promise((r) => setTimeout(r, 400)); return t`);
+    expect(late.json).toMatchObject({ ok: true, result: "Changed by the page", pages: [{ pageId: "p1", title: "Page timer" }] });
+  });
+
   it("refuses a bad session name with exit 2 before creating anything", async () => {
     const bad = await runCli(["exec", "--session", "../escape", "-c", "1"], { home });
     expect(bad.code).toBe(2);

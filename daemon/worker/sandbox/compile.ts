@@ -62,7 +62,8 @@ function tryCompile(source: string, options: CompileOptions): vm.Script {
   });
 }
 
-export function compileSnippet(code: string, options: CompileOptions): CompiledSnippet {
+/** The compiled script of a snippet; each run of it in the context makes a fresh function of the scope (CompiledSnippet). */
+export function compileScript(code: string, options: CompileOptions): vm.Script {
   if (!importRejectsInContext() && mentionsDynamicImport(code)) {
     throw new BwError("SNIPPET_SYNTAX_ERROR", "import() is not available in snippets");
   }
@@ -78,5 +79,5 @@ export function compileSnippet(code: string, options: CompileOptions): CompiledS
       throw new BwError("SNIPPET_SYNTAX_ERROR", `the snippet does not parse: ${message}`);
     }
   }
-  return script.runInContext(options.context) as CompiledSnippet;
+  return script;
 }

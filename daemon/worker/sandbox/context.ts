@@ -4,12 +4,13 @@
 // object (its constructor chain would lead to the host's Function).
 import vm from "node:vm";
 import { sandboxBootstrap, type ContextApi, type ContextParts, type HostAsync, type HostSync } from "./bootstrap.js";
-import { compileSnippet, type CompiledSnippet } from "./compile.js";
+import { compileScript, type CompiledSnippet } from "./compile.js";
 import { contextBuiltins } from "./context-builtins.js";
 import { contextEvents } from "./context-events.js";
 import { contextFacades } from "./context-facades.js";
 import { FACADE_SPEC } from "./facade-spec.js";
 import { pureCall } from "./host-pure.js";
+import { ScriptCache } from "./script-cache.js";
 
 export interface ErrorReply {
   name: string;
@@ -42,6 +43,7 @@ function parseMessage(text: unknown): Record<string, unknown> {
 export class SnippetContext {
   private readonly context: vm.Context;
   private readonly api: ContextApi;
+  private readonly scripts = new ScriptCache();
 
   constructor(name: string, host: SandboxHost, scope: { async: string[]; sync: string[] } = { async: [], sync: [] }) {
     this.context = vm.createContext(Object.create(null), {
@@ -83,7 +85,8 @@ export class SnippetContext {
   }
 
   compile(code: string, filename: string): CompiledSnippet {
-    return compileSnippet(code, { context: this.context, filename, rejectImport: () => this.api.error("import() is not available in snippets") });
+    const options = { context: this.context, filename, rejectImport: () => this.api.error("import() is not available in snippets") };
+    return this.scripts.get(`${filename}\n${code}`, () => compileScript(code, options)).runInContext(this.context) as CompiledSnippet;
   }
 
   run(compiled: CompiledSnippet, token: string): void {
