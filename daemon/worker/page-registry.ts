@@ -8,6 +8,7 @@ import type { PageInfo } from "../../shared/envelope.js";
 
 export const MAX_PAGES_PER_SESSION = 20;
 const TITLE_WAIT_MS = 500;
+const LIMIT_MESSAGE = `a session holds at most ${MAX_PAGES_PER_SESSION} pages; close one with closePage()`;
 
 export class PageRegistry {
   private readonly pages = new Map<string, Page>();
@@ -22,6 +23,8 @@ export class PageRegistry {
     private readonly getContext: () => Promise<BrowserContext>,
     /** Wires a new page's events (console, dialogs…) to the session. */
     private readonly onNewPage: (pageId: string, page: Page) => void,
+    /** A popup past the page bound was closed; the message says why. */
+    private readonly onPopupRefused: (message: string) => void = () => {},
   ) {}
 
   get size(): number {
@@ -64,11 +67,26 @@ export class PageRegistry {
   }
 
   async open(): Promise<string> {
-    if (this.pages.size >= MAX_PAGES_PER_SESSION) {
-      throw new BwError("LIMIT_EXCEEDED", `a session holds at most ${MAX_PAGES_PER_SESSION} pages; close one with closePage()`);
-    }
+    if (this.pages.size >= MAX_PAGES_PER_SESSION) throw new BwError("LIMIT_EXCEEDED", LIMIT_MESSAGE);
     const context = await this.getContext();
-    const page = await context.newPage();
+    return this.adopt(await context.newPage());
+  }
+
+  /**
+   * A page one of ours opened (target=_blank, window.open) is ours too: it is
+   * listed, can be used and is closed with the session, instead of living on
+   * unseen in the shared context. Past the bound it is closed at once.
+   */
+  private adoptPopup(popup: Page): void {
+    if (this.pages.size >= MAX_PAGES_PER_SESSION) {
+      void popup.close().catch(() => {});
+      this.onPopupRefused(`a popup was closed: ${LIMIT_MESSAGE}`);
+      return;
+    }
+    this.adopt(popup);
+  }
+
+  private adopt(page: Page): string {
     const id = `p${this.nextPageNumber++}`;
     this.pages.set(id, page);
     page.on("close", () => {
@@ -80,6 +98,7 @@ export class PageRegistry {
       const frameId = this.frameIds.get(frame);
       if (frameId) this.frames.delete(frameId);
     });
+    page.on("popup", (popup) => this.adoptPopup(popup));
     this.onNewPage(id, page);
     return id;
   }

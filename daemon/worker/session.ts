@@ -71,7 +71,10 @@ export class WorkerSession {
     const allFunctions = [snapshotFunction(), ...scopeFunctions];
     for (const fn of allFunctions) this.scopeFunctions.set(fn.name, fn);
     this.titles = new TitleReuse(now);
-    this.pages = new PageRegistry(name, getContext, (id, page) => this.onNewPage(id, page));
+    this.pages = new PageRegistry(name, getContext, (id, page) => this.onNewPage(id, page), (message) => {
+      // Told in the envelope of the run in flight; between runs nobody asked for the popup.
+      if (this.run && !this.run.over) this.run.warnings.push({ code: "LIMIT_EXCEEDED", message });
+    });
     this.dispatch = new FacadeDispatch(this.pages, fileArgs);
     // Handlers get control from an event: the watchdog marks it like any other entry.
     this.events = new EventBridge((token, event) => { this.onEnter(this.name); return this.sandbox.emit(token, event); });

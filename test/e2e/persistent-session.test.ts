@@ -2,6 +2,7 @@
 // page and state the first left, and the transcript keeps both runs.
 import { statSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_PAGES_PER_SESSION } from "../../daemon/worker/page-registry.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
@@ -15,6 +16,7 @@ describe("a persistent session across CLI processes", () => {
     server = await startServer({
       "/": "<title>Front page</title><h1>Hello</h1><a href='/next'>next</a>",
       "/next": "<title>Second page</title><p id='msg'>second</p>",
+      "/opener": "<title>Opener</title><a target='_blank' href='/next'>open</a>",
     });
   });
 
@@ -93,6 +95,30 @@ describe("a persistent session across CLI processes", () => {
 
     const late = await run(`await page.evaluate(() => setTimeout(() => { document.title = "Page timer" }, 100)); const t = await page.title(); await new Promise((r) => setTimeout(r, 400)); return t`);
     expect(late.json).toMatchObject({ ok: true, result: "Changed by the page", pages: [{ pageId: "p1", title: "Page timer" }] });
+  });
+
+  it("takes the pages its pages open (target=_blank, window.open) into the session, up to the page bound", async () => {
+    const run = (code: string) => runCli(["exec", "--session", "popups", "-c", code], { home });
+    const waitForPages = (n: number) => `for (let i = 0; i < 100 && pages().length < ${n}; i++) await new Promise((r) => setTimeout(r, 50));`;
+    const clicked = await run(`await page.goto(${JSON.stringify(`${server.url}/opener`)}); await page.click("a"); ${waitForPages(2)}
+      const popup = usePage(pages()[1].pageId); await popup.waitForLoadState(); return { url: popup.url(), text: await popup.textContent("#msg") }`);
+    expect(clicked.json, clicked.stderr).toMatchObject({ ok: true, result: { url: `${server.url}/next`, text: "second" } });
+    expect(clicked.json.pages).toEqual([
+      { pageId: "p1", url: `${server.url}/opener`, title: "Opener", active: false },
+      { pageId: "p2", url: `${server.url}/next`, title: "Second page", active: true },
+    ]);
+
+    // Opened by the page's own script, and seen by the next run.
+    await run(`await page.evaluate(() => { window.open("/next") })`);
+    const later = await run(`${waitForPages(3)} return pages().map((p) => p.pageId)`);
+    expect(later.json.result).toEqual(["p1", "p2", "p3"]);
+
+    // Past the bound a popup is closed at once, and the run that let it open is told.
+    const bounded = await run(`while (pages().length < ${MAX_PAGES_PER_SESSION}) await openPage();
+      await page.evaluate(() => { window.open("/next") }); await new Promise((r) => setTimeout(r, 500)); return pages().length`);
+    expect(bounded.json).toMatchObject({ ok: true, result: MAX_PAGES_PER_SESSION });
+    expect(bounded.json.warnings).toEqual([expect.objectContaining({ code: "LIMIT_EXCEEDED", message: expect.stringContaining("popup") })]);
+    expect((await runCli(["close", "--session", "popups"], { home })).code).toBe(0);
   });
 
   it("refuses a bad session name with exit 2 before creating anything", async () => {
