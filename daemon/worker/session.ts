@@ -22,6 +22,8 @@ export const MAX_CONSOLE_ENTRIES = 200;
 export const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
+/** The shortest setInterval period a snippet gets (browsers clamp nested timers to 4 ms). */
+export const MIN_INTERVAL_MS = 10;
 
 interface Run {
   token: string;
@@ -216,6 +218,13 @@ export class WorkerSession {
         // A timer past the deadline simply never fires: the run is over by then.
         const ms = Math.min(Math.max(0, Number(m.ms) || 0), 2 ** 31 - 1);
         run.timers.set(id, setTimeout(() => { run.timers.delete(id); if (!run.over) { this.onEnter(this.name); this.sandbox.fireTimer(id); } }, ms));
+        return id;
+      }
+      case "setInterval": {
+        const id = this.nextTimerId++;
+        // Ticks stop with the run (endRun clears run.timers); a floor keeps a zero interval from flooding the loop.
+        const ms = Math.min(Math.max(MIN_INTERVAL_MS, Number(m.ms) || 0), 2 ** 31 - 1);
+        run.timers.set(id, setInterval(() => { if (!run.over) { this.onEnter(this.name); this.sandbox.fireTimer(id); } }, ms));
         return id;
       }
       case "clearTimeout": {

@@ -105,7 +105,7 @@ describe("the snippet sandbox against real Chromium", () => {
       viaConstructors("this", this);
       viaConstructors("globalThis", globalThis);
       for (const name of Object.getOwnPropertyNames(globalThis)) { const v = globalThis[name]; if (v !== globalThis) viaConstructors("global." + name, v); }
-      const scope = { page, pages, openPage, usePage, closePage, state, console, snapshot, setTimeout, clearTimeout, URL, URLSearchParams, TextEncoder, TextDecoder, atob, btoa, structuredClone };
+      const scope = { page, pages, openPage, usePage, closePage, state, console, snapshot, setTimeout, clearTimeout, setInterval, clearInterval, URL, URLSearchParams, TextEncoder, TextDecoder, atob, btoa, structuredClone };
       for (const [name, value] of Object.entries(scope)) viaConstructors(name, value);
       viaConstructors("keyboard", page.keyboard);
       viaConstructors("mouse", page.mouse);
@@ -375,5 +375,21 @@ describe("the snippet sandbox against real Chromium", () => {
     // The URL kept in state still works in the next run; the timer died with its run.
     const second = await ok("await new Promise((r) => setTimeout(r, 400)); return { kept: state.url instanceof URL && state.url.hostname, fired: state.timerFired ?? false }");
     expect(second.result).toEqual({ kept: "example.test", fired: false });
+  });
+
+  it("setInterval ticks with its arguments until cleared, and stops with its run", async () => {
+    const first = await ok(`
+      let n = 0;
+      await new Promise((resolve) => { const id = setInterval((step) => { n += step; if (n === 3) { clearInterval(id); resolve(); } }, 20, 1); });
+      const stopped = n;
+      await new Promise((r) => setTimeout(r, 100));
+      state.ticks = 0;
+      setInterval(() => { state.ticks++; }, 20);
+      await new Promise((r) => setTimeout(r, 200));
+      return { stopped, after: n, ticking: state.ticks >= 3 }`);
+    expect(first.result).toEqual({ stopped: 3, after: 3, ticking: true });
+    // Never cleared by the snippet, the interval died when its run ended.
+    const second = await ok("const at = state.ticks; await new Promise((r) => setTimeout(r, 200)); return state.ticks - at");
+    expect(second.result).toBe(0);
   });
 });

@@ -51,7 +51,7 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
   const isArray = Array.isArray;
   const arrayFrom = Array.from;
   const MapCtor = Map, SetCtor = Set, DateCtor = Date;
-  const mapGet = Map.prototype.get, mapSet = Map.prototype.set, mapDelete = Map.prototype.delete;
+  const mapGet = Map.prototype.get, mapSet = Map.prototype.set, mapDelete = Map.prototype.delete, mapHas = Map.prototype.has;
   const WeakMapCtor = WeakMap;
   const wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set;
   const isFiniteNumber = Number.isFinite;
@@ -175,7 +175,7 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
 
   interface RunState { facades: RunFacades | null }
   const runs = new MapCtor<string, RunState>();
-  const timers = new MapCtor<number, { token: string; fn: () => void }>();
+  const timers = new MapCtor<number, { token: string; fn: () => void; repeat: boolean }>();
   const state = create(null);
 
   function live(token: string): RunState | undefined {
@@ -222,16 +222,21 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
       }
     }
     for (const group of keysOf(groups)) scope[group] = freeze(groups[group]);
-    scope.setTimeout = (fn: unknown, ms?: number, ...args: unknown[]) => {
-      if (typeof fn !== "function") throw mk("TypeError", "setTimeout needs a function");
-      const id = callSync({ op: "setTimeout", token, ms: Number(ms) || 0 }) as number;
-      apply(mapSet, timers, [id, { token, fn: () => apply(fn, undefined, args) }]);
+    // Timeouts and intervals share one id space, as in browsers: either clear function clears either.
+    const timer = (kind: "setTimeout" | "setInterval") => (fn: unknown, ms?: number, ...args: unknown[]) => {
+      if (typeof fn !== "function") throw mk("TypeError", `${kind} needs a function`);
+      const id = callSync({ op: kind, token, ms: Number(ms) || 0 }) as number;
+      apply(mapSet, timers, [id, { token, fn: () => apply(fn, undefined, args), repeat: kind === "setInterval" }]);
       return id;
     };
-    scope.clearTimeout = (id: number) => {
+    const clear = (id: number) => {
       apply(mapDelete, timers, [id]);
       callSync({ op: "clearTimeout", token, id });
     };
+    scope.setTimeout = timer("setTimeout");
+    scope.setInterval = timer("setInterval");
+    scope.clearTimeout = clear;
+    scope.clearInterval = clear;
     return freeze(scope);
   }
 
@@ -280,12 +285,13 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
       return mk("Error", message);
     },
     fire(timerId: number) {
-      const t = apply(mapGet, timers, [timerId]) as { token: string; fn: () => void } | undefined;
+      const t = apply(mapGet, timers, [timerId]) as { token: string; fn: () => void; repeat: boolean } | undefined;
       if (!t) return;
-      apply(mapDelete, timers, [timerId]);
+      if (!t.repeat) apply(mapDelete, timers, [timerId]);
       later(() => {
-        if (!live(t.token)) return;
-        try { t.fn(); } catch (e) { report(t.token, "a setTimeout callback", e); }
+        // A cleared interval may still have had a tick queued.
+        if (!live(t.token) || (t.repeat && !apply(mapHas, timers, [timerId]))) return;
+        try { t.fn(); } catch (e) { report(t.token, t.repeat ? "a setInterval callback" : "a setTimeout callback", e); }
       });
     },
     emit: (token: string, eventJson: string) => events.emit(token, eventJson),
