@@ -28,6 +28,7 @@ import { SessionRegistry } from "./sessions.js";
 import { VaultService } from "./vault/service.js";
 import { prepareSocketDir, removeStaleSocket } from "./socket-path.js";
 import { WorkerSupervisor } from "./worker-supervisor.js";
+import type { SpawnedWorker } from "./worker-spawn.js";
 
 export interface ConnectionContext {
   greeted: boolean;
@@ -225,12 +226,16 @@ export class Daemon {
       uptimeMs: this.now() - this.startedAt,
       sessions: this.sessions.list(),
       browser: { running: this.worker.current() !== undefined },
+      guard: this.guard.counts,
     };
   }
 
-  /** Starts the worker (and its browser) ahead of the first exec, when the client that spawned us is about to send one. */
-  prestartWorker(): void {
-    this.worker.ensure().catch((error: Error) => this.log.write(`worker prestart failed: ${error.message}`));
+  /**
+   * Starts the worker (and its browser) ahead of the first exec, when the client that spawned us is about to send one.
+   * `early`: its process, started by the entry point before the lock (only call this while holding it).
+   */
+  prestartWorker(early?: SpawnedWorker): void {
+    this.worker.ensure(early).catch((error: Error) => this.log.write(`worker prestart failed: ${error.message}`));
   }
 
   workerBlocked(session: string | null, blockedMs: number): void {

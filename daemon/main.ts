@@ -1,13 +1,17 @@
 // Entry point of the daemon process, spawned detached by a client. Reads its
 // bootstrap from stdin, reports readiness (or why not) on fd 3, and enforces
-// the hard shutdown deadline.
+// the hard shutdown deadline. A client that is about to exec gets its worker
+// started first thing, before the daemon's own modules load and before the
+// profile lock: the worker's Node start and Playwright import overlap ours.
 import { createWriteStream } from "node:fs";
 import { text } from "node:stream/consumers";
 import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
 import { validateBootstrap } from "../shared/bootstrap.js";
 import type { DaemonSettings } from "../shared/config.js";
 import { toBwError } from "../shared/errors.js";
-import { Daemon } from "./daemon.js";
+import { layoutFor } from "../shared/paths.js";
+import type { Daemon } from "./daemon.js";
+import { discardWorker, spawnWorker, type SpawnedWorker } from "./worker-spawn.js";
 
 const HARD_DEADLINE_MS = 10_000;
 
@@ -21,19 +25,35 @@ function report(readiness: DaemonReadiness): void {
   }
 }
 
+/** The worker's process, not yet initialised: it gets worker.init only if this daemon takes the lock. */
+function startEarlyWorker(bootstrap: DaemonBootstrap): SpawnedWorker | undefined {
+  try {
+    return spawnWorker(layoutFor(bootstrap.home, bootstrap.profile).browserEnvDir, process.env);
+  } catch {
+    // A home we cannot write: the daemon's own start reports why; a later call spawns the worker as usual.
+    return undefined;
+  }
+}
+
 async function main(): Promise<void> {
   process.umask(0o077);
   let bootstrap: DaemonBootstrap;
   let daemon: Daemon;
+  let early: SpawnedWorker | undefined;
   try {
     const raw = validateBootstrap(JSON.parse(await text(process.stdin)), "bootstrap");
     bootstrap = { ...raw, settings: raw.settings as unknown as DaemonSettings };
+    if (bootstrap.prestartWorker) early = startEarlyWorker(bootstrap);
+    // Imported only now, so that the worker above starts without waiting for the daemon's modules.
+    const { Daemon } = await import("./daemon.js");
     daemon = new Daemon(bootstrap);
     if (!(await daemon.start())) {
+      if (early) discardWorker(early);
       report({ status: "exists", pid: process.pid });
       return;
     }
   } catch (error) {
+    if (early) discardWorker(early);
     report({ status: "error", error: toBwError(error, "DAEMON_UNAVAILABLE").toJSON() });
     process.exitCode = 1;
     return;
@@ -47,7 +67,7 @@ async function main(): Promise<void> {
   process.on("uncaughtException", (error) => daemon.log.write(`uncaught exception: ${error.stack ?? error.message}`));
   process.on("unhandledRejection", (reason) => daemon.log.write(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}`));
   report({ status: "ready", pid: process.pid });
-  if (bootstrap.prestartWorker) daemon.prestartWorker();
+  if (bootstrap.prestartWorker) daemon.prestartWorker(early);
 }
 
 void main();

@@ -1,17 +1,16 @@
 // The daemon's handle on its worker: a child process started on the first
 // call that needs a browser, spoken to over a private pipe (fd 3). If it dies,
 // the next call starts a new one; callers learn what was lost.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Duplex } from "node:stream";
-import { fileURLToPath } from "node:url";
 import { BwError } from "../shared/errors.js";
 import { WorkerInitialize, WorkerShutdown, type MethodDecl, type WorkerInit } from "../shared/protocol/index.js";
 import { RpcPeer, type MethodRegistry } from "../shared/rpc.js";
-
-const WORKER_MAIN = fileURLToPath(new URL("./worker/main.js", import.meta.url));
+import { ensurePrivateDir } from "../shared/secure-fs.js";
+import { spawnWorker, sweepWorkerTmp, type SpawnedWorker } from "./worker-spawn.js";
 
 export interface WorkerProcessOptions {
   init: WorkerInit;
@@ -19,6 +18,8 @@ export interface WorkerProcessOptions {
   registry: MethodRegistry<void>;
   log: (line: string) => void;
   onExit: (info: { pid: number | undefined; code: number | null; signal: NodeJS.Signals | null }) => void;
+  /** A process started before the profile lock was taken, still running and never initialised; otherwise one is spawned. */
+  spawned?: SpawnedWorker;
 }
 
 export class WorkerProcess {
@@ -28,17 +29,17 @@ export class WorkerProcess {
   private exited = false;
 
   constructor(options: WorkerProcessOptions) {
-    // Node 20 needs the flag for importModuleDynamically on vm.Script.
     // Temp files (Playwright's and Chromium's) stay inside the home; a killed
-    // worker's leftovers are swept when the next one starts. The profile lock
-    // makes this folder ours alone.
-    const tmp = path.join(options.init.browserEnvDir, "tmp");
-    rmSync(tmp, { recursive: true, force: true });
-    mkdirSync(tmp, { recursive: true, mode: 0o700 });
-    this.child = spawn(process.execPath, ["--experimental-vm-modules", "--disable-warning=ExperimentalWarning", WORKER_MAIN], {
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-      env: { ...process.env, TMPDIR: tmp },
-    });
+    // worker's leftovers are swept when the next one starts. The profile lock,
+    // held by whoever constructs this, makes Chromium's folder ours alone.
+    const chromiumTmp = path.join(options.init.browserEnvDir, "tmp");
+    rmSync(chromiumTmp, { recursive: true, force: true });
+    mkdirSync(chromiumTmp, { recursive: true, mode: 0o700 });
+    sweepWorkerTmp(options.init.browserEnvDir, options.spawned?.tmpDir);
+    // A lock holder's sweep while an early worker's daemon waited for the lock may have taken its folder.
+    if (options.spawned) ensurePrivateDir(options.spawned.tmpDir);
+    const { child, tmpDir } = options.spawned ?? spawnWorker(options.init.browserEnvDir, process.env);
+    this.child = child;
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream) createInterface({ input: stream }).on("line", (line) => options.log(line));
     }
@@ -46,6 +47,7 @@ export class WorkerProcess {
     this.child.on("exit", (code, signal) => {
       this.exited = true;
       this.peer.close();
+      rmSync(tmpDir, { recursive: true, force: true });
       options.onExit({ pid: this.child.pid, code, signal });
     });
     this.child.on("error", (error) => options.log(`worker spawn error: ${error.message}`));

@@ -4,6 +4,7 @@
 import { WorkerPing, type WorkerInit } from "../shared/protocol/index.js";
 import type { MethodRegistry } from "../shared/rpc.js";
 import { WorkerProcess } from "./worker-process.js";
+import { discardWorker, hasExited, type SpawnedWorker } from "./worker-spawn.js";
 
 /** Backstop for a worker hung so badly its watchdog thread cannot speak. */
 const PING_INTERVAL_MS = 5_000;
@@ -33,20 +34,36 @@ export class WorkerSupervisor {
     return this.generationCounter;
   }
 
-  async ensure(): Promise<WorkerProcess> {
-    if (this.worker?.alive) return this.worker;
-    const worker = new WorkerProcess({
-      init: this.init(),
-      registry: this.registry,
-      log: this.log,
-      onExit: ({ pid, code, signal }) => {
-        this.log(`worker ${pid} exited (code ${code}, signal ${signal})`);
-        if (this.worker === worker) {
-          this.worker = undefined;
-          clearInterval(this.pinger);
-        }
-      },
-    });
+  /** `early`: a worker process started before the lock was taken, used instead of spawning one if it still runs. */
+  async ensure(early?: SpawnedWorker): Promise<WorkerProcess> {
+    if (this.worker?.alive) {
+      if (early) discardWorker(early);
+      return this.worker;
+    }
+    if (early && hasExited(early.child)) {
+      this.log(`early worker ${early.child.pid} exited before use (code ${early.child.exitCode}, signal ${early.child.signalCode})`);
+      discardWorker(early);
+      early = undefined;
+    }
+    let worker: WorkerProcess;
+    try {
+      worker = new WorkerProcess({
+        init: this.init(),
+        ...(early ? { spawned: early } : {}),
+        registry: this.registry,
+        log: this.log,
+        onExit: ({ pid, code, signal }) => {
+          this.log(`worker ${pid} exited (code ${code}, signal ${signal})`);
+          if (this.worker === worker) {
+            this.worker = undefined;
+            clearInterval(this.pinger);
+          }
+        },
+      });
+    } catch (error) {
+      if (early) discardWorker(early);
+      throw error;
+    }
     this.worker = worker;
     this.generationCounter++;
     this.log(`worker ${worker.pid} started`);

@@ -14,7 +14,22 @@ export async function guardLoad(ctx: BenchContext): Promise<Row[]> {
   const { home, env } = ctx.home("guard");
   const bw = new BetterWright({ home, env });
   await bw.run("return 1", { session: "g" });
-  const through = await timeIt(() => bw.run(`await page.goto(${JSON.stringify(heavy)}, { waitUntil: "load" })`, { session: "g" }), runs);
+  const load = () => bw.run(`await page.goto(${JSON.stringify(heavy)}, { waitUntil: "load" })`, { session: "g" });
+  const checks = async () => (await bw.status()).guard.checks;
+  // Guard RPCs (the worker asking the daemon) per load, counted between loads, outside the timing.
+  let before = await checks();
+  await load();
+  const firstLoadChecks = (await checks()) - before;
+  const times: number[] = [];
+  const laterChecks: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    before = await checks();
+    const t0 = performance.now();
+    await load();
+    times.push(performance.now() - t0);
+    laterChecks.push((await checks()) - before);
+  }
+  const through = summarize(times);
   await bw.close();
   const browser = await chromium.launch({ executablePath: ctx.browser, headless: true });
   const page = await browser.newPage();
@@ -23,6 +38,8 @@ export async function guardLoad(ctx: BenchContext): Promise<Row[]> {
   return [
     { name: "raw Playwright: load page with 100 subresources (no proxy)", sample: raw },
     compare("through betterwright (guard proxy + exec)", through, "raw load", raw, "≤ 1.2×"),
+    { name: `guard RPCs per load: ${firstLoadChecks} on the first (a count, not ms)`, sample: summarize([firstLoadChecks]) },
+    { name: `guard RPCs per load: median ${summarize(laterChecks).medianMs} on later loads (decisions cached 5 s; a count, not ms)`, sample: summarize(laterChecks) },
   ];
 }
 

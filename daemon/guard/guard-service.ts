@@ -8,7 +8,7 @@ import type { PolicySettings } from "../../shared/config.js";
 import { BwError } from "../../shared/errors.js";
 import { proxyTarget } from "../../shared/guard/index.js";
 import { answerGuardCheck, NetworkPolicy, type GuardAnswer, type RequestDetails } from "../../shared/policy/index.js";
-import type { AddressDecision, PolicyCheckResult, PolicyOverrides } from "../../shared/protocol/index.js";
+import type { AddressDecision, GuardCounts, PolicyCheckResult, PolicyOverrides } from "../../shared/protocol/index.js";
 
 export type Resolve = (host: string) => Promise<string[]>;
 
@@ -62,6 +62,8 @@ export class GuardService {
   readonly #resolveTimeoutMs: number;
   readonly #maxAddresses: number;
   readonly #log: (line: string) => void;
+  /** guard.check calls answered and denied since start (status; the guard benchmark's RPCs per load). */
+  readonly #counts = { checks: 0, denied: 0 };
 
   /** A NetworkPolicy (possibly with a hook) only in the in-process host; a daemon has settings. */
   constructor(policy: PolicySettings | NetworkPolicy, options: GuardServiceOptions = {}) {
@@ -77,9 +79,15 @@ export class GuardService {
     return settingsOf(this.policy);
   }
 
+  get counts(): GuardCounts {
+    return { ...this.#counts };
+  }
+
   /** The worker's question. Never rejects: any failure is a non-cacheable denial. */
   async check(url: string, details: RequestDetails): Promise<GuardAnswer> {
+    this.#counts.checks++;
     const answer = await answerGuardCheck(this.policy, url, details);
+    if (!answer.allowed) this.#counts.denied++;
     if (!answer.allowed) this.#log(`guard: denied ${url.slice(0, 300)} (${details.layer}${details.resourceType ? ` ${details.resourceType}` : ""}): ${answer.reason}`);
     return answer;
   }

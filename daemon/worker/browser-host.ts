@@ -11,6 +11,7 @@ import type { WorkerInit } from "../../shared/protocol/index.js";
 import type { BrowserGuard } from "./guard/browser-guard.js";
 import type { ScopeFunction } from "./sandbox/scope-functions.js";
 import type { WorkerArtifacts } from "./services/artifacts.js";
+import { loadPlaywright } from "./playwright.js";
 import { WorkerSession } from "./session.js";
 
 // Features Playwright disables plus the WebUI omnibox ones; one merged flag, since a second replaces the first.
@@ -49,7 +50,7 @@ export class BrowserHost {
     const home = path.join(this.init.browserEnvDir, "home");
     const tmp = path.join(this.init.browserEnvDir, "tmp");
     for (const dir of [this.init.profileDir, home, tmp]) mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const { chromium } = await import("playwright-core");
+    const { chromium } = loadPlaywright();
     this.log(`launching ${found.path} (${found.source})`);
     let context: BrowserContext;
     try {

@@ -1,12 +1,11 @@
 // Entry point of the worker process. The daemon talks to it over fd 3 (a
 // private pipe, JSON-RPC both ways); stdout and stderr go to the daemon's log.
-import nodeModule from "node:module";
 import net from "node:net";
-import path from "node:path";
 import { BwError } from "../../shared/errors.js";
 import { WorkerCancel, WorkerCloseSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerShutdown, type WorkerInit } from "../../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../../shared/rpc.js";
 import { BrowserHost } from "./browser-host.js";
+import { loadPlaywright } from "./playwright.js";
 import { askDaemon, BrowserGuard } from "./guard/browser-guard.js";
 import { scopeFunctions } from "./services.js";
 import { daemonArtifactClient } from "./services/artifact-client.js";
@@ -35,8 +34,6 @@ function main(): void {
     .define(WorkerInitialize, (params) => {
       if (!host) {
         const init = params as WorkerInit;
-        // Node 22+ keeps V8's compiled code for Playwright between workers (inside the home); Node 20 has no such API.
-        (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache?.(path.join(init.browserEnvDir, "compile-cache"));
         const artifacts = new WorkerArtifacts(daemonArtifactClient(peer), init.artifactsDir, log);
         host = new BrowserHost(init, log, scopeFunctions({ daemon: peer, init, log, artifacts }), (session) => watchdog.enter(session),
           new BrowserGuard({ ask: askDaemon(peer), log, routeRequests: init.routeRequests === true }), artifacts);
@@ -62,6 +59,13 @@ function main(): void {
   peer.onClose(() => void shutdown());
   process.on("SIGTERM", () => void shutdown());
   process.on("unhandledRejection", (reason) => log(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}`));
+  // Playwright's load is most of a worker's start: do it now, not at worker.init (the launch would wait for it).
+  // A failure here comes back from the launch, which loads it again.
+  try {
+    loadPlaywright();
+  } catch {
+    // reported by the launch
+  }
 }
 
 main();

@@ -20,10 +20,17 @@ export type HelloResult =
   /** The daemon was idle and differs from the caller: it is exiting; start a new one. */
   | { status: "replacing"; daemon: DaemonIdentity; reason: string };
 
+export interface GuardCounts {
+  /** guard.check questions the worker's guard asked since the daemon started (answers it caches are not asked again). */
+  checks: number;
+  denied: number;
+}
+
 export interface StatusResult extends DaemonIdentity {
   uptimeMs: number;
   sessions: SessionSummary[];
   browser: { running: boolean; pid?: number | undefined };
+  guard: GuardCounts;
 }
 
 export const Hello = declare<HelloResult>()("daemon.hello", obj({

@@ -6,16 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROFILE_LOCK_STALE_MS } from "../../dist/daemon/profile-lock.js";
 import { layoutFor } from "../../shared/paths.js";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
-import { alive, commandLine, daemonProcessesOf, descendants } from "../helpers/procs.js";
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return true;
-}
+import { alive, commandLine, daemonProcessesOf, descendants, until } from "../helpers/procs.js";
 
 describe("races under load", () => {
   let home: string;

@@ -87,3 +87,13 @@ export async function waitForExit(pids: number[], ms: number): Promise<number[]>
   }
   return living;
 }
+
+/** Polls `check` every 100 ms until it holds (true) or `ms` pass (false). */
+export async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}

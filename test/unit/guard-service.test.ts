@@ -35,6 +35,15 @@ describe("GuardService.check: the worker's question", () => {
     expect(lines[0]).toContain("http://127.0.0.1:8080/");
   });
 
+  it("counts the questions it answered and the denials (daemon.status)", async () => {
+    const service = new GuardService(HARDENED);
+    expect(service.counts).toEqual({ checks: 0, denied: 0 });
+    await service.check("https://example.com/", { layer: "proxy" });
+    await service.check("http://169.254.169.254/latest/meta-data/", { layer: "proxy" });
+    await service.dryRun("http://10.0.0.1/");
+    expect(service.counts).toEqual({ checks: 2, denied: 1 });
+  });
+
   it("never marks a hooked policy's answers cacheable, and a throwing hook denies", async () => {
     const service = new GuardService(new NetworkPolicy({ custom: (url) => { if (url.includes("boom")) throw new Error("hook broke"); return null; } }));
     expect(await service.check("https://example.com/", { layer: "route" })).toMatchObject({ allowed: true, cacheable: false });
