@@ -31,10 +31,13 @@ export async function spawnDaemon(layout: HomeLayout, bootstrap: DaemonBootstrap
     const badPath = ["ENOTDIR", "EEXIST", "ENOENT", "ENAMETOOLONG", "ELOOP"].includes(storageCode(error) ?? "");
     throw new BwError(badPath ? "INVALID_ARGUMENT" : "DAEMON_UNAVAILABLE", `the daemon cannot start: ${describeFsError(error, "write", layout.logPath)}`);
   }
+  // The daemon opens no TLS connection (nor does its worker: Chromium has its own certificate store),
+  // yet Node parses NODE_EXTRA_CA_CERTS at every start: ~30 ms on the path of a first call.
+  const { NODE_EXTRA_CA_CERTS: _unused, ...daemonEnv } = env;
   const child = spawn(process.execPath, [DAEMON_MAIN], {
     detached: true,
     stdio: ["pipe", "ignore", logFd, "pipe"],
-    env,
+    env: daemonEnv,
     cwd: layout.home,
   });
   closeSync(logFd);

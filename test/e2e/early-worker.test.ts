@@ -13,14 +13,16 @@ import { cleanEnv, daemonPids, destroyHome, runCli, tempHome } from "../helpers/
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { alive, childrenMatching, daemonProcessesOf, waitForExit, until } from "../helpers/procs.js";
 
-function tmpdirOf(pid: number): string | undefined {
+function envOf(pid: number, name: string): string | undefined {
   try {
-    const entry = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((e) => e.startsWith("TMPDIR="));
-    return entry?.slice("TMPDIR=".length);
+    const entry = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((e) => e.startsWith(`${name}=`));
+    return entry?.slice(name.length + 1);
   } catch {
     return undefined;
   }
 }
+
+const tmpdirOf = (pid: number) => envOf(pid, "TMPDIR");
 
 describe("the early worker", () => {
   let home: string;
@@ -50,7 +52,9 @@ describe("the early worker", () => {
   };
 
   it("a burst of first calls on a fresh home: one daemon, one worker, one worker temp folder", async () => {
-    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => runCli(["exec", "-s", `b${i}`, "-c", visit()], { home })));
+    // The callers' NODE_EXTRA_CA_CERTS (Node only warns about a missing file) stays with them: daemon and worker open no TLS.
+    const env = { NODE_EXTRA_CA_CERTS: path.join(home, "no-such-ca.pem") };
+    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => runCli(["exec", "-s", `b${i}`, "-c", visit()], { home, env })));
     for (const r of results) expect(r.json, r.stderr).toMatchObject({ ok: true, result: "Early" });
     const daemons = daemonPids(home);
     expect(daemons).toHaveLength(1);
@@ -59,6 +63,8 @@ describe("the early worker", () => {
     const worker = theWorker(daemons[0]!);
     expect(workersOfHome()).toEqual([worker]);
     expect(workerFolders()).toEqual([path.basename(tmpdirOf(worker)!)]);
+    expect(envOf(daemons[0]!, "BETTERWRIGHT_HOME")).toBe(home);
+    expect([envOf(daemons[0]!, "NODE_EXTRA_CA_CERTS"), envOf(worker, "NODE_EXTRA_CA_CERTS")]).toEqual([undefined, undefined]);
   });
 
   it("another daemon's failed start leaves the running worker and its temp folder alone", async () => {
