@@ -32,6 +32,8 @@ export class BrowserHost {
   private readonly resetSessions = new Set<string>();
   /** Sessions that opened pages on the current browser (page `close` events empty their registries before the context's). */
   private readonly sessionsOnBrowser = new Set<string>();
+  /** The blank page the current browser opened at launch, until a session takes it. */
+  private spare: Page | undefined;
 
   constructor(
     private readonly init: WorkerInit,
@@ -72,10 +74,23 @@ export class BrowserHost {
       throw new BwError("BROWSER_UNAVAILABLE", `the network guard could not be installed: ${error.message}`);
     });
     this.artifacts?.attach(context, (page) => this.ownerOf(page));
-    // The persistent context opens a blank page of its own; sessions open theirs.
-    for (const page of context.pages()) await page.close().catch(() => {});
+    // The persistent context opens a blank page of its own: the first page a session opens takes it
+    // (one page creation less on the first call); anything else is closed.
+    const [first, ...others] = context.pages();
+    for (const page of others) await page.close().catch(() => {});
+    this.spare = first;
     context.on("close", () => this.onBrowserGone());
     return context;
+  }
+
+  /** A new page for a session: the launch's blank page if still unused, else a fresh one. */
+  private async newPage(): Promise<Page> {
+    const context = await this.context();
+    const spare = this.spare;
+    this.spare = undefined;
+    if (spare && !spare.isClosed() && spare.url() === "about:blank") return spare;
+    if (spare && !spare.isClosed()) await spare.close().catch(() => {});
+    return context.newPage();
   }
 
   private ownerOf(page: Page): string | undefined {
@@ -90,6 +105,7 @@ export class BrowserHost {
   private onBrowserGone(): void {
     this.log("browser closed");
     this.contextPromise = undefined;
+    this.spare = undefined;
     for (const [name, session] of this.sessions) {
       if (session.dropPages() || this.sessionsOnBrowser.has(name)) this.resetSessions.add(name);
     }
@@ -113,7 +129,7 @@ export class BrowserHost {
       const artifacts = this.artifacts;
       const openOnBrowser = () => {
         this.sessionsOnBrowser.add(name);
-        return this.context();
+        return this.newPage();
       };
       session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
         artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined);

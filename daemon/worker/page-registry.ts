@@ -2,7 +2,7 @@
 // their frames by. Playwright objects never leave the worker's realm: the
 // sandbox names a page as "p1" and a frame as "f3", and this registry turns
 // the name back into the object, refusing names of other sessions' pages.
-import type { BrowserContext, Frame, Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 import { BwError } from "../../shared/errors.js";
 import type { PageInfo } from "../../shared/envelope.js";
 
@@ -20,7 +20,7 @@ export class PageRegistry {
 
   constructor(
     private readonly session: string,
-    private readonly getContext: () => Promise<BrowserContext>,
+    private readonly newPage: () => Promise<Page>,
     /** Wires a new page's events (console, dialogs…) to the session. */
     private readonly onNewPage: (pageId: string, page: Page) => void,
     /** A popup past the page bound was closed; the message says why. */
@@ -68,8 +68,7 @@ export class PageRegistry {
 
   async open(): Promise<string> {
     if (this.pages.size >= MAX_PAGES_PER_SESSION) throw new BwError("LIMIT_EXCEEDED", LIMIT_MESSAGE);
-    const context = await this.getContext();
-    return this.adopt(await context.newPage());
+    return this.adopt(await this.newPage());
   }
 
   /**

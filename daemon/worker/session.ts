@@ -2,7 +2,7 @@
 // and the run in flight. A run is cut off at its deadline: from then on every
 // facade call it makes throws, and its timers and event handlers never fire.
 import { randomUUID } from "node:crypto";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { BwError, toBwError } from "../../shared/errors.js";
 import type { ArtifactInfo, BlockedRequest, ConsoleEntry, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
 import { BlockedCollector } from "./guard/blocked-collector.js";
@@ -63,7 +63,8 @@ export class WorkerSession {
 
   constructor(
     readonly name: string,
-    getContext: () => Promise<BrowserContext>,
+    /** A new page on the browser (launching it if need be). */
+    newPage: () => Promise<Page>,
     scopeFunctions: readonly ScopeFunction[] = [],
     /** Told whenever this session's snippet code is about to get control (the watchdog's marker). */
     private readonly onEnter: (session: string) => void = () => {},
@@ -73,7 +74,7 @@ export class WorkerSession {
     const allFunctions = [snapshotFunction(), ...scopeFunctions];
     for (const fn of allFunctions) this.scopeFunctions.set(fn.name, fn);
     this.titles = new TitleReuse(now);
-    this.pages = new PageRegistry(name, getContext, (id, page) => this.onNewPage(id, page), (message) => {
+    this.pages = new PageRegistry(name, newPage, (id, page) => this.onNewPage(id, page), (message) => {
       // Told in the envelope of the run in flight; between runs nobody asked for the popup.
       if (this.run && !this.run.over) this.run.warnings.push({ code: "LIMIT_EXCEEDED", message });
     });
