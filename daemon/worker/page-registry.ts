@@ -15,6 +15,8 @@ export class PageRegistry {
   private activeId: string | undefined;
   private nextPageNumber = 1;
   private nextFrameNumber = 1;
+  /** closeAll() was called: the session is going away. */
+  private closed = false;
   private readonly frameIds = new WeakMap<Frame, string>();
   private readonly frames = new Map<string, { pageId: string; frame: Frame }>();
 
@@ -77,6 +79,10 @@ export class PageRegistry {
    * unseen in the shared context. Past the bound it is closed at once.
    */
   private adoptPopup(popup: Page): void {
+    if (this.closed) {
+      void popup.close().catch(() => {});
+      return;
+    }
     if (this.pages.size >= MAX_PAGES_PER_SESSION) {
       void popup.close().catch(() => {});
       this.onPopupRefused(`a popup was closed: ${LIMIT_MESSAGE}`);
@@ -158,6 +164,8 @@ export class PageRegistry {
   }
 
   async closeAll(): Promise<void> {
+    // A popup opened while the session's pages close would otherwise outlive it.
+    this.closed = true;
     await Promise.all([...this.pages.values()].map((p) => p.close().catch(() => {})));
     this.drop();
   }
