@@ -3,6 +3,7 @@
 import { daemonSettingsOf, type ResolvedConfig } from "../shared/config.js";
 import { layoutFor } from "../shared/paths.js";
 import type { NetworkPolicy } from "../shared/policy/index.js";
+import { BwError, isErrorCode } from "../shared/errors.js";
 import { Hello } from "../shared/protocol/index.js";
 import { RpcClient } from "../shared/rpc-client.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
@@ -21,7 +22,12 @@ export async function connectInProcess(config: ResolvedConfig, policy?: NetworkP
     profile: settings.profile,
     settings: daemonSettingsOf(settings),
     defaultTimeoutMs: settings.timeoutMs,
-  }, policy);
+  }, policy).catch((error: unknown) => {
+    // The bundled CLI has its own copy of BwError, and this one came from dist/daemon's: rebuild it
+    // from its code, as the RPC layer does, so instanceof (and the code, the exit status) holds.
+    const code = (error as { code?: unknown } | null)?.code;
+    throw isErrorCode(code) && !(error instanceof BwError) ? BwError.from((error as BwError).toJSON()) : error;
+  });
   const peer = new RpcClient(host.stream);
   const hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: {}, inspect: true });
   return {

@@ -3,10 +3,11 @@
 // the CLI's warm path is one bundled file and leaves the heavy modules alone
 // (yargs, Playwright, the address parser, child_process…). Asserted on what the
 // process actually loads, not on milliseconds.
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { layoutFor } from "../../shared/paths.js";
 import { CLI, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 
 const DIST_BIN = path.dirname(CLI);
@@ -83,5 +84,20 @@ describe("the warm path", () => {
     const usage = await runCli(["exec", "--bogus-flag"], { home });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/bogus-flag/);
+  });
+
+  it("an error from the in-process host (--no-daemon) keeps its code across the bundle's boundary", async () => {
+    // dist/daemon throws its own BwError class, not the bundle's copy: a lock path that loops makes it throw one.
+    const broken = tempHome("bw-warm-broken-");
+    try {
+      const lock = layoutFor(broken).profileLockPath;
+      mkdirSync(path.dirname(lock), { recursive: true });
+      symlinkSync(lock, lock);
+      const run = await runCli(["--no-daemon", "exec", "-c", "return 1"], { home: broken });
+      expect(run.code).toBe(3);
+      expect(run.json.error).toMatchObject({ code: "DAEMON_UNAVAILABLE", retryable: true, message: expect.stringContaining("profile lock") });
+    } finally {
+      await destroyHome(broken);
+    }
   });
 });
