@@ -25,6 +25,9 @@ const CHROMIUM_ARGS = [
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
 
+/** How long a new page may go without an owner before it is taken for an orphan (see watchOwner). */
+export const ORPHAN_GRACE_MS = 2_000;
+
 export class BrowserHost {
   private contextPromise: Promise<BrowserContext> | undefined;
   private readonly sessions = new Map<string, WorkerSession>();
@@ -34,6 +37,8 @@ export class BrowserHost {
   private readonly sessionsOnBrowser = new Set<string>();
   /** The blank page the current browser opened at launch, until a session takes it. */
   private spare: Page | undefined;
+  /** context.newPage() calls in flight: their pages have no owner yet. */
+  private opening = 0;
 
   constructor(
     private readonly init: WorkerInit,
@@ -79,6 +84,7 @@ export class BrowserHost {
     const [first, ...others] = context.pages();
     for (const page of others) await page.close().catch(() => {});
     this.spare = first;
+    context.on("page", (page) => this.watchOwner(page));
     context.on("close", () => this.onBrowserGone());
     return context;
   }
@@ -90,7 +96,31 @@ export class BrowserHost {
     this.spare = undefined;
     if (spare && !spare.isClosed() && spare.url() === "about:blank") return spare;
     if (spare && !spare.isClosed()) await spare.close().catch(() => {});
-    return context.newPage();
+    this.opening++;
+    try {
+      return await context.newPage();
+    } finally {
+      this.opening--;
+    }
+  }
+
+  /**
+   * Every page belongs to a session. One that still has no owner a while after
+   * it appeared (a popup whose opener closed before it was reported, one opened
+   * as its session closed) is closed: it would run on unseen until the browser
+   * stops. Pages a session is still opening are waited for.
+   */
+  private watchOwner(page: Page): void {
+    const check = () => {
+      if (page.isClosed() || page === this.spare || this.ownerOf(page) !== undefined) return;
+      if (this.opening > 0) {
+        setTimeout(check, ORPHAN_GRACE_MS).unref();
+        return;
+      }
+      this.log(`closing a page no session owns: ${page.url().slice(0, 200)}`);
+      void page.close().catch(() => {});
+    };
+    setTimeout(check, ORPHAN_GRACE_MS).unref();
   }
 
   private ownerOf(page: Page): string | undefined {

@@ -70,7 +70,13 @@ export class PageRegistry {
 
   async open(): Promise<string> {
     if (this.pages.size >= MAX_PAGES_PER_SESSION) throw new BwError("LIMIT_EXCEEDED", LIMIT_MESSAGE);
-    return this.adopt(await this.newPage());
+    const page = await this.newPage();
+    // The session closed while the page was being made: it must not outlive it.
+    if (this.closed) {
+      await page.close().catch(() => {});
+      throw new BwError("SESSION_CLOSING", `session ${this.session} is closed`);
+    }
+    return this.adopt(page);
   }
 
   /**

@@ -2,6 +2,7 @@
 // page and state the first left, and the transcript keeps both runs.
 import { statSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ORPHAN_GRACE_MS } from "../../daemon/worker/browser-host.js";
 import { MAX_PAGES_PER_SESSION } from "../../daemon/worker/page-registry.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
@@ -10,6 +11,8 @@ import { startServer, type TestServer } from "../helpers/http-server.js";
 describe("a persistent session across CLI processes", () => {
   let home: string;
   let server: TestServer;
+  /** Requests to /beat: popups of the spawner page that are still alive. */
+  let beats = 0;
 
   beforeAll(async () => {
     home = tempHome();
@@ -17,6 +20,13 @@ describe("a persistent session across CLI processes", () => {
       "/": "<title>Front page</title><h1>Hello</h1><a href='/next'>next</a>",
       "/next": "<title>Second page</title><p id='msg'>second</p>",
       "/opener": "<title>Opener</title><a target='_blank' href='/next'>open</a>",
+      // Opens a popup every 5 ms; each popup calls home every 50 ms for as long as it lives.
+      "/spawner": "<title>Spawner</title><script>let n = 0; const t = setInterval(() => { if (++n > 400) clearInterval(t); window.open('/beater'); }, 5)</script>",
+      "/beater": "<title>Beater</title><script>setInterval(() => fetch('/beat'), 50)</script>",
+      "/beat": (_req, res) => {
+        beats++;
+        res.writeHead(204).end();
+      },
     });
   });
 
@@ -119,6 +129,20 @@ describe("a persistent session across CLI processes", () => {
     expect(bounded.json).toMatchObject({ ok: true, result: MAX_PAGES_PER_SESSION });
     expect(bounded.json.warnings).toEqual([expect.objectContaining({ code: "LIMIT_EXCEEDED", message: expect.stringContaining("popup") })]);
     expect((await runCli(["close", "--session", "popups"], { home })).code).toBe(0);
+  });
+
+  it("leaves no page behind when a session closes while its pages are opening popups", async () => {
+    for (let round = 0; round < 3; round++) {
+      const session = `orphans-${round}`;
+      const run = await runCli(["exec", "--session", session, "-c", `await page.goto(${JSON.stringify(`${server.url}/spawner`)}); await new Promise((r) => setTimeout(r, 200))`], { home });
+      expect(run.json).toMatchObject({ ok: true });
+      expect((await runCli(["close", "--session", session], { home })).code).toBe(0);
+    }
+    // A popup that missed its session is closed once it has gone a while without an owner.
+    await new Promise((r) => setTimeout(r, ORPHAN_GRACE_MS + 1_500));
+    const settled = beats;
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(beats - settled).toBe(0);
   });
 
   it("refuses a bad session name with exit 2 before creating anything", async () => {
