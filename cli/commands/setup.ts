@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import type { Argv } from "yargs";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import type { CliContext } from "../context.js";
@@ -20,13 +21,17 @@ function run(command: string, args: string[]): Promise<boolean> {
   });
 }
 
+/** Playwright's own CLI (the browser installer): not in playwright-core's exports, but beside its package.json, which is. */
+export function playwrightCliPath(): string {
+  return path.join(path.dirname(createRequire(import.meta.url).resolve("playwright-core/package.json")), "cli.js");
+}
+
 async function install(): Promise<string> {
   const isRoot = process.getuid?.() === 0;
   if (isRoot && existsSync("/usr/bin/apt-get")) {
     if ((await run("apt-get", ["update", "-qq"])) && (await run("apt-get", ["install", "-y", "-qq", "chromium-headless-shell", "chromium"]))) return "apt-get";
   }
-  const cli = createRequire(import.meta.url).resolve("playwright-core/cli.js");
-  if (await run(process.execPath, [cli, "install", "chromium-headless-shell"])) return "playwright";
+  if (await run(process.execPath, [playwrightCliPath(), "install", "chromium-headless-shell"])) return "playwright";
   return "";
 }
 
