@@ -9,6 +9,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
+          globalSetup: ["test/helpers/bundle-cli-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 60_000,
           // Each e2e file starts real daemons and Chromium; two cores cannot host many at once.
