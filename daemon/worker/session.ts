@@ -24,6 +24,8 @@ export const MAX_CONSOLE_TEXT = 2000;
 const SETTLE_GRACE_MS = 2000;
 /** The shortest setInterval period a snippet gets (browsers clamp nested timers to 4 ms). */
 export const MIN_INTERVAL_MS = 10;
+/** Pending setTimeout/setInterval timers one run may hold at once. */
+export const MAX_TIMERS_PER_RUN = 1_000;
 
 interface Run {
   token: string;
@@ -189,6 +191,15 @@ export class WorkerSession {
     return run;
   }
 
+  /** A run's pending timers are bounded: thousands of intervals would starve every other session of the worker. */
+  private assertTimerRoom(run: Run): void {
+    if (run.timers.size < MAX_TIMERS_PER_RUN) return;
+    const message = `a run holds at most ${MAX_TIMERS_PER_RUN} pending timers; clear some with clearTimeout/clearInterval`;
+    // Kept, so a snippet that lets the error through fails with LIMIT_EXCEEDED rather than SNIPPET_ERROR.
+    run.limits.add(message);
+    throw new BwError("LIMIT_EXCEEDED", message);
+  }
+
   private remaining(run: Run): number {
     return Math.max(1, run.deadline - this.now());
   }
@@ -215,6 +226,7 @@ export class WorkerSession {
         this.pushConsole(run, { type: String(m.type), text: String(m.text), source: "snippet" });
         return null;
       case "setTimeout": {
+        this.assertTimerRoom(run);
         const id = this.nextTimerId++;
         // A timer past the deadline simply never fires: the run is over by then.
         const ms = Math.min(Math.max(0, Number(m.ms) || 0), 2 ** 31 - 1);
@@ -222,6 +234,7 @@ export class WorkerSession {
         return id;
       }
       case "setInterval": {
+        this.assertTimerRoom(run);
         const id = this.nextTimerId++;
         // Ticks stop with the run (endRun clears run.timers); a floor keeps a zero interval from flooding the loop.
         const ms = Math.min(Math.max(MIN_INTERVAL_MS, Number(m.ms) || 0), 2 ** 31 - 1);

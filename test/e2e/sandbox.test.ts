@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { layoutFor } from "../../shared/paths.js";
 import { SNAPSHOT_MAX_CHARS } from "../../daemon/worker/sandbox/snapshot.js";
+import { MAX_TIMERS_PER_RUN } from "../../daemon/worker/session.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
@@ -391,5 +392,16 @@ describe("the snippet sandbox against real Chromium", () => {
     // Never cleared by the snippet, the interval died when its run ended.
     const second = await ok("const at = state.ticks; await new Promise((r) => setTimeout(r, 200)); return state.ticks - at");
     expect(second.result).toBe(0);
+  });
+
+  it("bounds a run's pending timers: the snippet can catch the refusal, or fails with LIMIT_EXCEEDED", async () => {
+    const caught = await ok(`let n = 0;
+      try { for (;;) { (n % 2 ? setInterval : setTimeout)(() => {}, 60_000); n++; } } catch (e) { return { n, code: e.code } }`);
+    expect(caught.result).toEqual({ n: MAX_TIMERS_PER_RUN, code: "LIMIT_EXCEEDED" });
+    const thrown = await exec(`for (let i = 0; i <= ${MAX_TIMERS_PER_RUN}; i++) setTimeout(() => {}, 60_000)`);
+    expect(thrown).toMatchObject({ ok: false, error: { code: "LIMIT_EXCEEDED", message: expect.stringContaining(`${MAX_TIMERS_PER_RUN} pending timers`) } });
+    // They died with their runs: the next run has room again.
+    const fresh = await ok(`for (let i = 0; i < ${MAX_TIMERS_PER_RUN}; i++) clearTimeout(setTimeout(() => {}, 60_000)); return "room"`);
+    expect(fresh.result).toBe("room");
   });
 });
