@@ -14,6 +14,7 @@ import { vaultCommand } from "./commands/vault.js";
 import type { CliContext } from "./context.js";
 import { withGlobalOptions } from "./global-options.js";
 import { EXIT, printJson } from "./output.js";
+import { PACKAGE_VERSION } from "../shared/version.js";
 
 class UsageError extends Error {}
 
@@ -37,7 +38,7 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     .strict()
     .help()
     .alias("help", "h")
-    .version(false)
+    .version("version", "Show betterwright's version", PACKAGE_VERSION)
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .exitProcess(false)
     .fail((message, error) => {

@@ -81,6 +81,9 @@ describe("the warm path", () => {
     const help = await runCli(["--help"], { home });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("exec");
+    const version = await runCli(["--version"], { home });
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
     const usage = await runCli(["exec", "--bogus-flag"], { home });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/bogus-flag/);
