@@ -9,6 +9,7 @@ import { BlockedCollector } from "./guard/blocked-collector.js";
 import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
+import { RunTimers } from "./run-timers.js";
 import { TitleReuse } from "./page-titles.js";
 import { boundResult } from "./result-bound.js";
 import { EventBridge } from "./page-events.js";
@@ -22,10 +23,6 @@ export const MAX_CONSOLE_ENTRIES = 200;
 export const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
-/** The shortest setInterval period a snippet gets (browsers clamp nested timers to 4 ms). */
-export const MIN_INTERVAL_MS = 10;
-/** Pending setTimeout/setInterval timers one run may hold at once. */
-export const MAX_TIMERS_PER_RUN = 1_000;
 
 interface Run {
   token: string;
@@ -35,7 +32,7 @@ interface Run {
   console: ConsoleEntry[];
   artifacts: ArtifactInfo[];
   warnings: Warning[];
-  timers: Map<number, NodeJS.Timeout>;
+  timers: RunTimers;
   done: (outcome: { ok: boolean; value?: unknown; error?: { name: string; message: string } }) => void;
   /** Browser calls in flight for this run. */
   inflight: Set<Promise<unknown>>;
@@ -128,7 +125,9 @@ export class WorkerSession {
     let resolveCancel!: () => void;
     const cancelled = new Promise<"cancelled">((resolve) => (resolveCancel = () => resolve("cancelled")));
     const lossMark = this.browserLosses;
-    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, timers: new Map(), inflight: new Set(), done: resolveDone, cancel: resolveCancel, blocked, limits: new Set() };
+    const limits = new Set<string>();
+    const timers = new RunTimers(() => this.nextTimerId++, (id) => { this.onEnter(this.name); this.sandbox.fireTimer(id); }, (message) => limits.add(message));
+    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, timers, inflight: new Set(), done: resolveDone, cancel: resolveCancel, blocked, limits };
     this.run = run;
     this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
@@ -175,8 +174,7 @@ export class WorkerSession {
 
   private endRun(run: Run): void {
     run.over = true;
-    for (const t of run.timers.values()) clearTimeout(t);
-    run.timers.clear();
+    run.timers.end();
     this.sandbox.endRun(run.token);
     if (this.run === run) {
       this.run = undefined;
@@ -189,15 +187,6 @@ export class WorkerSession {
     if (this.closed) throw new BwError("SESSION_CLOSING", `session ${this.name} is closed`);
     if (!run || run.token !== token || run.over) throw new BwError("SNIPPET_TIMEOUT", "this run is over: its budget ran out or it finished");
     return run;
-  }
-
-  /** A run's pending timers are bounded: thousands of intervals would starve every other session of the worker. */
-  private assertTimerRoom(run: Run): void {
-    if (run.timers.size < MAX_TIMERS_PER_RUN) return;
-    const message = `a run holds at most ${MAX_TIMERS_PER_RUN} pending timers; clear some with clearTimeout/clearInterval`;
-    // Kept, so a snippet that lets the error through fails with LIMIT_EXCEEDED rather than SNIPPET_ERROR.
-    run.limits.add(message);
-    throw new BwError("LIMIT_EXCEEDED", message);
   }
 
   private remaining(run: Run): number {
@@ -225,28 +214,12 @@ export class WorkerSession {
       case "console":
         this.pushConsole(run, { type: String(m.type), text: String(m.text), source: "snippet" });
         return null;
-      case "setTimeout": {
-        this.assertTimerRoom(run);
-        const id = this.nextTimerId++;
-        // A timer past the deadline simply never fires: the run is over by then.
-        const ms = Math.min(Math.max(0, Number(m.ms) || 0), 2 ** 31 - 1);
-        run.timers.set(id, setTimeout(() => { run.timers.delete(id); if (!run.over) { this.onEnter(this.name); this.sandbox.fireTimer(id); } }, ms));
-        return id;
-      }
-      case "setInterval": {
-        this.assertTimerRoom(run);
-        const id = this.nextTimerId++;
-        // Ticks stop with the run (endRun clears run.timers); a floor keeps a zero interval from flooding the loop.
-        const ms = Math.min(Math.max(MIN_INTERVAL_MS, Number(m.ms) || 0), 2 ** 31 - 1);
-        run.timers.set(id, setInterval(() => { if (!run.over) { this.onEnter(this.name); this.sandbox.fireTimer(id); } }, ms));
-        return id;
-      }
-      case "clearTimeout": {
-        const id = Number(m.id);
-        clearTimeout(run.timers.get(id));
-        run.timers.delete(id);
+      case "setTimeout":
+      case "setInterval":
+        return run.timers.set(m.op, m.ms);
+      case "clearTimeout":
+        run.timers.clear(m.id);
         return null;
-      }
       case "scope":
         return this.callScope(run, m, "sync");
       case "callSync":

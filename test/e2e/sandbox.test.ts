@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { layoutFor } from "../../shared/paths.js";
 import { SNAPSHOT_MAX_CHARS } from "../../daemon/worker/sandbox/snapshot.js";
-import { MAX_TIMERS_PER_RUN } from "../../daemon/worker/session.js";
+import { MAX_TIMERS_PER_RUN } from "../../daemon/worker/run-timers.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
