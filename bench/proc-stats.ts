@@ -2,25 +2,21 @@
 // file descriptors, as `ps` and `ls /proc/<pid>/fd` would show them.
 import { readdirSync, readFileSync } from "node:fs";
 
-/** Resident set size in bytes (VmRSS), or undefined once the process is gone. */
-export function rssBytes(pid: number): number | undefined {
+/** A memory line of /proc/<pid>/status in bytes, or undefined once the process is gone. */
+function statusBytes(pid: number, field: "VmRSS" | "VmHWM"): number | undefined {
   try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return match ? Number(match[1]) * 1024 : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Resident set size in bytes (VmRSS). */
+export const rssBytes = (pid: number): number | undefined => statusBytes(pid, "VmRSS");
+
 /** Peak resident set size in bytes (VmHWM). */
-export function peakRssBytes(pid: number): number | undefined {
-  try {
-    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const peakRssBytes = (pid: number): number | undefined => statusBytes(pid, "VmHWM");
 
 /** How many file descriptors the process holds open. */
 export function fdCount(pid: number): number | undefined {
