@@ -50,6 +50,12 @@ function renderAudit(records: VaultAuditRecord[]): string {
   ]);
 }
 
+/** The entry an add or update left: JSON for machines, a line and the entry for people. */
+function printChanged(args: VaultArgs, verb: "saved" | "updated", entry: VaultEntryInfo): void {
+  if (machine(args)) printJson({ ok: true, entry });
+  else process.stdout.write(`${verb} ${entry.id}\n${renderEntry(entry)}`);
+}
+
 function renderEntry(entry: VaultEntryInfo): string {
   const lines = [`id        ${entry.id}`, `site      ${entry.site}`, `username  ${entry.username}`];
   if (entry.label !== undefined) lines.push(`label     ${entry.label}`);
@@ -100,8 +106,7 @@ export function vaultCommand(ctx: CliContext) {
         refusePasswordFlag(args);
         const password = await readPassword(`Password for ${args.username} at ${args.site}`);
         const entry = await bw.vault.add({ site: args.site!, username: args.username!, password, ...(args.label === undefined ? {} : { label: args.label }) });
-        if (machine(args)) printJson({ ok: true, entry });
-        else process.stdout.write(`saved ${entry.id}\n${renderEntry(entry)}`);
+        printChanged(args, "saved", entry);
         return 0;
       }),
   };
@@ -126,8 +131,7 @@ export function vaultCommand(ctx: CliContext) {
         if (args["set-password"]) patch.password = await readPassword("New password");
         if (Object.keys(patch).length === 0) throw new BwError("INVALID_ARGUMENT", "nothing to change: give --site, --username, --label, --clear-label or --set-password");
         const entry = await bw.vault.update(args.id!, patch);
-        if (machine(args)) printJson({ ok: true, entry });
-        else process.stdout.write(`updated ${entry.id}\n${renderEntry(entry)}`);
+        printChanged(args, "updated", entry);
         return 0;
       }),
   };
