@@ -5,6 +5,11 @@ import type { Envelope } from "../shared/envelope.js";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
 
+/** JSON when asked (--json) or when stdout is no terminal (a pipe, a file): people get text, programs JSON. */
+export function wantsJson(args: { json?: boolean | undefined }): boolean {
+  return args.json === true || process.stdout.isTTY !== true;
+}
+
 export function printJson(value: unknown): void {
   const pretty = process.stdout.isTTY === true;
   process.stdout.write(`${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`);

@@ -7,7 +7,7 @@ import { BwError } from "../../shared/errors.js";
 import type { ArtifactListing, PruneResult } from "../../shared/protocol/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
-import { printJson } from "../output.js";
+import { printJson, wantsJson } from "../output.js";
 
 interface ArtifactsArgs extends GlobalArgs {
   action?: string;
@@ -61,7 +61,7 @@ export function artifactsCommand(ctx: CliContext) {
       const config = ctx.config(args);
       const scope: ArtifactScope = args.all ? { all: true } : args.session !== undefined ? { session: config.settings.session } : {};
       const bw = BetterWright.fromConfig(config, ctx.env);
-      const json = args.json === true || !process.stdout.isTTY;
+      const json = wantsJson(args);
       try {
         if (args.action === "prune") {
           const result = await bw.pruneArtifacts(scope);

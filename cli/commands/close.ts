@@ -6,7 +6,7 @@ import { layoutFor } from "../../shared/paths.js";
 import { SessionClose, Shutdown } from "../../shared/protocol/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
-import { printJson } from "../output.js";
+import { printJson, wantsJson } from "../output.js";
 
 interface CloseArgs extends GlobalArgs {
   session?: string;
@@ -39,7 +39,7 @@ export function closeCommand(ctx: CliContext) {
         const { closed } = await connection.peer.call(SessionClose, { session: settings.session }).finally(() => connection.peer.close());
         result = { ok: true, closed, session: settings.session, profile: settings.profile };
       }
-      if (args.json || !process.stdout.isTTY) printJson(result);
+      if (wantsJson(args)) printJson(result);
       else process.stdout.write(`${JSON.stringify(result)}\n`);
       return 0;
     }, args.json),

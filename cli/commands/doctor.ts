@@ -10,7 +10,7 @@ import { Status } from "../../shared/protocol/index.js";
 import { PACKAGE_VERSION } from "../../shared/version.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
-import { EXIT, printJson } from "../output.js";
+import { EXIT, printJson, wantsJson } from "../output.js";
 
 export interface Check {
   name: string;
@@ -89,7 +89,7 @@ export function doctorCommand(ctx: CliContext) {
       const { settings } = ctx.config(args);
       const { checks } = await runChecks(settings);
       const ok = checks.every((c) => c.ok);
-      if (args.json || !process.stdout.isTTY) printJson({ ok, profile: settings.profile, checks });
+      if (wantsJson(args)) printJson({ ok, profile: settings.profile, checks });
       else {
         for (const c of checks) {
           process.stdout.write(`${c.ok ? "✓" : "✗"} ${c.name.padEnd(8)} ${c.detail}\n${c.fix ? `  fix: ${c.fix}\n` : ""}`);

@@ -7,7 +7,7 @@ import { BetterWright, type PolicyCheckResult } from "../../client/index.js";
 import type { ResolvedConfig } from "../../shared/config.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
-import { EXIT, printJson } from "../output.js";
+import { EXIT, printJson, wantsJson } from "../output.js";
 
 interface PolicyCheckArgs extends GlobalArgs {
   url: string;
@@ -64,7 +64,7 @@ function checkCommand(ctx: CliContext) {
           ...(args.resolve ? { resolve: true } : {}),
           ...(config.statedPolicy && Object.keys(config.statedPolicy).length > 0 ? { policy: config.statedPolicy } : {}),
         });
-        if (args.json || !process.stdout.isTTY) printJson(result);
+        if (wantsJson(args)) printJson(result);
         else process.stdout.write(renderPolicyCheck(result));
         return result.allowed ? EXIT.ok : EXIT.failed;
       } finally {

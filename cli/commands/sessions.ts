@@ -4,7 +4,7 @@ import { connectExisting, listDaemonLayouts } from "../../client/daemon-client.j
 import { Status, type StatusResult } from "../../shared/protocol/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
-import { printJson } from "../output.js";
+import { printJson, wantsJson } from "../output.js";
 
 export async function collectStatuses(home: string): Promise<StatusResult[]> {
   const statuses: StatusResult[] = [];
@@ -40,7 +40,7 @@ export function sessionsCommand(ctx: CliContext) {
     builder: (y: Argv<GlobalArgs>) => y,
     handler: (args: GlobalArgs) => ctx.run(async () => {
       const statuses = await collectStatuses(ctx.config(args).settings.home);
-      if (args.json || !process.stdout.isTTY) printJson({ daemons: statuses });
+      if (wantsJson(args)) printJson({ daemons: statuses });
       else process.stdout.write(render(statuses));
       return 0;
     }, args.json),

@@ -9,7 +9,7 @@ import type { Argv } from "yargs";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
-import { EXIT, printJson } from "../output.js";
+import { EXIT, printJson, wantsJson } from "../output.js";
 
 function run(command: string, args: string[]): Promise<boolean> {
   return new Promise((resolve) => {
@@ -53,7 +53,7 @@ export function setupCommand(ctx: CliContext) {
       const result = found
         ? { ok: true, browser: found.path, source: found.source, ...(installedWith ? { installedWith } : {}) }
         : { ok: false, error: { code: "BROWSER_UNAVAILABLE", message: `${discover().problem}; install one with: ${INSTALL_HINT}`, retryable: false } };
-      if (args.json || !process.stdout.isTTY) printJson(result);
+      if (wantsJson(args)) printJson(result);
       else process.stdout.write(found ? `browser: ${found.path} (${found.source})\n` : `${result.error?.message}\n`);
       return found ? EXIT.ok : EXIT.infrastructure;
     }, args.json),

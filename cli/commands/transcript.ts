@@ -7,6 +7,7 @@ import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { readTranscript, type TranscriptEntry } from "../../shared/transcript-format.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
+import { wantsJson } from "../output.js";
 
 const FOLLOW_POLL_MS = 500;
 
@@ -37,7 +38,7 @@ export function transcriptCommand(ctx: CliContext) {
       if (!Number.isInteger(since) || since < 0) throw new BwError("INVALID_ARGUMENT", "--since takes a sequence number (a whole number ≥ 0)");
       const { settings } = ctx.config(args);
       const file = transcriptPath(layoutFor(settings.home, settings.profile), settings.session);
-      const json = args.json === true || !process.stdout.isTTY;
+      const json = wantsJson(args);
       let last = since;
       const print = () => {
         for (const entry of readTranscript(file, last)) {

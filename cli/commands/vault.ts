@@ -10,7 +10,7 @@ import { layoutFor } from "../../shared/paths.js";
 import { VAULT_FILE_NAMES, type VaultAuditRecord, type VaultEntryInfo } from "../../shared/protocol/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
-import { printJson } from "../output.js";
+import { printJson, wantsJson } from "../output.js";
 import { readPassword, refusePasswordFlag } from "./vault-secret-input.js";
 
 interface VaultArgs extends GlobalArgs {
@@ -27,7 +27,6 @@ interface VaultArgs extends GlobalArgs {
   provisional?: boolean;
 }
 
-const machine = (args: GlobalArgs): boolean => args.json === true || process.stdout.isTTY !== true;
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -52,7 +51,7 @@ function renderAudit(records: VaultAuditRecord[]): string {
 
 /** The entry an add or update left: JSON for machines, a line and the entry for people. */
 function printChanged(args: VaultArgs, verb: "saved" | "updated", entry: VaultEntryInfo): void {
-  if (machine(args)) printJson({ ok: true, entry });
+  if (wantsJson(args)) printJson({ ok: true, entry });
   else process.stdout.write(`${verb} ${entry.id}\n${renderEntry(entry)}`);
 }
 
@@ -87,7 +86,7 @@ export function vaultCommand(ctx: CliContext) {
       .option("provisional", { type: "boolean", default: true, describe: "Include generated passwords not yet committed" }),
     handler: (args: VaultArgs) => withClient(args, async (bw) => {
       const entries = await bw.vault.list({ ...(args.site === undefined ? {} : { site: args.site }), includeProvisional: args.provisional !== false });
-      if (machine(args)) printJson({ entries });
+      if (wantsJson(args)) printJson({ entries });
       else process.stdout.write(renderEntries(entries));
       return 0;
     }),
@@ -146,7 +145,7 @@ export function vaultCommand(ctx: CliContext) {
       if (!args.reveal) {
         const entry = (await bw.vault.list()).find((e) => e.id === args.id);
         if (entry === undefined) throw new BwError("VAULT_NOT_FOUND", `no vault entry ${args.id}`);
-        if (machine(args)) printJson({ entry });
+        if (wantsJson(args)) printJson({ entry });
         else process.stdout.write(renderEntry(entry));
         return 0;
       }
@@ -168,7 +167,7 @@ export function vaultCommand(ctx: CliContext) {
     builder: idArg,
     handler: (args: VaultArgs) => withClient(args, async (bw) => {
       const entry = await bw.vault.remove(args.id!);
-      if (machine(args)) printJson({ ok: true, removed: entry });
+      if (wantsJson(args)) printJson({ ok: true, removed: entry });
       else process.stdout.write(`removed ${entry.id} (${entry.site}, ${entry.username})\n`);
       return 0;
     }),
@@ -180,7 +179,7 @@ export function vaultCommand(ctx: CliContext) {
     builder: (y: Argv<GlobalArgs>) => y.option("limit", { type: "number", describe: "How many of the newest records (default 100)" }),
     handler: (args: VaultArgs) => withClient(args, async (bw) => {
       const records = await bw.vault.audit(args.limit === undefined ? {} : { limit: args.limit });
-      if (machine(args)) printJson({ records });
+      if (wantsJson(args)) printJson({ records });
       else process.stdout.write(renderAudit(records));
       return 0;
     }),
@@ -193,7 +192,7 @@ export function vaultCommand(ctx: CliContext) {
     handler: (args: VaultArgs) => ctx.run(async () => {
       const dir = layoutFor(ctx.config(args).settings.home).vaultDir;
       const files = Object.fromEntries(Object.entries(VAULT_FILE_NAMES).map(([k, name]) => [k, path.join(dir, name)]));
-      if (machine(args)) printJson({ dir, ...files });
+      if (wantsJson(args)) printJson({ dir, ...files });
       else process.stdout.write(`${dir}\n${Object.entries(files).map(([k, f]) => `  ${k.padEnd(6)}${f}`).join("\n")}\n`);
       return 0;
     }, args.json),
