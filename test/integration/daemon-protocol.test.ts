@@ -40,6 +40,17 @@ describe("the daemon's socket protocol", () => {
     expect(reply.error!.data).toMatchObject({ code: "INVALID_ARGUMENT", retryable: false });
   };
 
+  /** A connection that has said daemon.hello, closed after `body`. */
+  async function greeted(body: (connection: RawConnection) => Promise<void>): Promise<void> {
+    const connection = await RawConnection.open(socketPath);
+    try {
+      await connection.hello();
+      await body(connection);
+    } finally {
+      connection.close();
+    }
+  }
+
   it("refuses any method before daemon.hello, then serves once greeted", async () => {
     const connection = await RawConnection.open(socketPath);
     try {
@@ -55,9 +66,7 @@ describe("the daemon's socket protocol", () => {
   });
 
   it("answers every kind of bad frame with a JSON-RPC error and keeps the connection usable", async () => {
-    const connection = await RawConnection.open(socketPath);
-    try {
-      await connection.hello();
+    await greeted(async (connection) => {
       const bad: [string, string | Buffer, number][] = [
         ["malformed JSON", '{"jsonrpc":"2.0","id":1,"method":\n', -32700],
         ["binary garbage", Buffer.concat([Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x1b, 0x7f]), Buffer.from("\u0000\u00ff"), Buffer.from("\n")]), -32700],
@@ -67,21 +76,17 @@ describe("the daemon's socket protocol", () => {
         ["the wrong jsonrpc version", '{"jsonrpc":"1.0","id":8,"method":"daemon.status"}\n', -32600],
         ["params that are not an object", '{"jsonrpc":"2.0","id":9,"method":"daemon.status","params":"x"}\n', -32600],
       ];
-      for (const [what, frame] of bad) {
+      for (const [, frame, code] of bad) {
         connection.write(frame);
         const reply = await connection.next();
-        expectRefusal(reply, bad.find(([w]) => w === what)![2]);
+        expectRefusal(reply, code);
         await stillServes(connection);
       }
-    } finally {
-      connection.close();
-    }
+    });
   });
 
   it("discards a frame over the size limit before parsing it, and the connection goes on", async () => {
-    const connection = await RawConnection.open(socketPath);
-    try {
-      await connection.hello();
+    await greeted(async (connection) => {
       const huge = Buffer.alloc(MAX_FRAME_BYTES + 1024, 0x61);
       connection.write(huge);
       connection.write("\n");
@@ -89,15 +94,11 @@ describe("the daemon's socket protocol", () => {
       expectRefusal(reply, -32600);
       expect(reply.error!.message).toContain(String(MAX_FRAME_BYTES));
       await stillServes(connection);
-    } finally {
-      connection.close();
-    }
+    });
   });
 
   it("refuses unknown methods and wrong parameter types with INVALID_ARGUMENT, without starting a browser", async () => {
-    const connection = await RawConnection.open(socketPath);
-    try {
-      await connection.hello();
+    await greeted(async (connection) => {
       const unknown = await connection.call("session.nope", {});
       expectRefusal(unknown, -32601);
       await stillServes(connection);
@@ -121,9 +122,7 @@ describe("the daemon's socket protocol", () => {
       const status = await connection.call("daemon.status");
       expect(status.result.browser.running).toBe(false);
       expect(status.result.sessions).toEqual([]);
-    } finally {
-      connection.close();
-    }
+    });
   });
 
   it("survives a partial line followed by a disconnect, and serves the next connection", async () => {
