@@ -6,4 +6,5 @@ export { DEFAULT_LOCK_STALE_MS, DEFAULT_LOCK_WAIT_MS, type VaultLockOptions } fr
 export { AUDIT_ACTIONS, type AuditAction, type AuditRecord } from "./audit-log.js";
 export { generatePassword, DEFAULT_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "./password.js";
 export { formatSite, normalizeSite, parseSite, siteMatchScore, siteMatches, tryParseSite, type Site, type SiteKind, type SiteScheme } from "./site-match.js";
-export { REDACTED, Redactor, redactWith, secretVariants, DEFAULT_MAX_SECRETS, type RedactorOptions } from "./redactor.js";
+export { REDACTED, Redactor, redactWith, DEFAULT_MAX_SECRETS, type RedactorOptions } from "./redactor.js";
+export { secretPattern } from "./secret-spellings.js";

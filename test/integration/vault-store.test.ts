@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { ErrorCode } from "../../shared/errors.js";
 import { DIR_MODE, FILE_MODE } from "../../daemon/vault/atomic-file.js";
 import { DEFAULT_PASSWORD_LENGTH, PASSWORD_CLASSES } from "../../daemon/vault/password.js";
-import { REDACTED, Redactor, secretVariants } from "../../daemon/vault/redactor.js";
+import { REDACTED, Redactor } from "../../daemon/vault/redactor.js";
 import { decodeVault, encodeVault, VAULT_KEY_BYTES } from "../../daemon/vault/vault-format.js";
 import { openVault, type OpenVaultOptions, type Vault } from "../../daemon/vault/vault.js";
 
@@ -329,7 +329,8 @@ describe("redactor", () => {
     const v = vault({ onSecret: (s) => redactor.add(s) });
     const secret = 'p@ss w/"x"&<ü>';
     const { id } = await v.add({ site: "https://example.com", username: "alice", password: secret });
-    for (const variant of secretVariants(secret)) expect(redactor.redactString(`a ${variant} b`)).toBe(`a ${REDACTED} b`);
+    const spellings = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), new URLSearchParams({ v: secret }).toString().slice(2), Buffer.from(secret).toString("base64")];
+    for (const spelled of spellings) expect(redactor.redactString(`a ${spelled} b`)).toBe(`a ${REDACTED} b`);
     const b64 = Buffer.from(`user:${secret}`).toString("base64");
     expect(redactor.redactString(`Authorization: Basic ${b64}`)).not.toContain(b64.slice(8, 20));
 
