@@ -10,6 +10,7 @@ import { CliContext } from "./context.js";
 import { GLOBAL_OPTIONS, POLICY_OPTIONS } from "./global-options.js";
 import { parseFast, type OptionSpec } from "./options.js";
 import { EXIT } from "./output.js";
+import { escapeControls } from "../shared/safe-text.js";
 
 const SHARED = [...GLOBAL_OPTIONS, ...POLICY_OPTIONS];
 const VALUE_FLAGS = new Set(SHARED.filter((o) => o.type !== "boolean").flatMap((o) => [`--${o.name}`, ...(o.alias ? [`-${o.alias}`] : [])]));
@@ -59,7 +60,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`betterwright: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.stderr.write(`betterwright: internal error: ${escapeControls((error as Error)?.stack ?? String(error), { keepLines: true })}\n`);
     process.exitCode = EXIT.infrastructure;
   },
 );

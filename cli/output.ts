@@ -1,7 +1,9 @@
 // Rendering results: JSON on stdout (pretty on a terminal, one line
 // otherwise), messages on stderr, and the exit code taken from the error table.
+// Nothing untrusted reaches the terminal raw: see shared/safe-text.ts.
 import { BwError, ERROR_CODES, isErrorCode, toBwError } from "../shared/errors.js";
 import type { Envelope } from "../shared/envelope.js";
+import { safeJson, safeLine } from "../shared/safe-text.js";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;
 
@@ -12,7 +14,7 @@ export function wantsJson(args: { json?: boolean | undefined }): boolean {
 
 export function printJson(value: unknown): void {
   const pretty = process.stdout.isTTY === true;
-  process.stdout.write(`${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`);
+  process.stdout.write(`${safeJson(value, pretty ? 2 : undefined)}\n`);
 }
 
 export function exitCodeFor(error: BwError): number {
@@ -46,6 +48,6 @@ export function envelopeExitCode(envelope: Envelope): number {
 export function reportError(error: unknown, json: boolean): number {
   const bw = toBwError(error);
   if (json) printJson({ ok: false, error: bw.toJSON() });
-  else process.stderr.write(`betterwright: ${bw.message} [${bw.code}]\n`);
+  else process.stderr.write(safeLine`betterwright: ${bw.message} [${bw.code}]\n`);
   return exitCodeFor(bw);
 }

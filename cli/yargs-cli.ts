@@ -14,6 +14,7 @@ import { vaultCommand } from "./commands/vault.js";
 import type { CliContext } from "./context.js";
 import { withGlobalOptions } from "./global-options.js";
 import { EXIT, printJson } from "./output.js";
+import { safeLine } from "../shared/safe-text.js";
 import { PACKAGE_VERSION } from "../shared/version.js";
 
 class UsageError extends Error {}
@@ -54,7 +55,7 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
   await ctx.settled();
   if (usageError !== undefined) {
     if (wantsJson) printJson({ ok: false, error: { code: "INVALID_ARGUMENT", message: usageError, retryable: false } });
-    else process.stderr.write(`betterwright: ${usageError}\nRun 'betterwright --help' for usage.\n`);
+    else process.stderr.write(safeLine`betterwright: ${usageError}\nRun 'betterwright --help' for usage.\n`);
     return EXIT.usage;
   }
   return ctx.exitCode;

@@ -8,6 +8,7 @@ import type { ArtifactListing, PruneResult } from "../../shared/protocol/index.j
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
+import { safeLine } from "../../shared/safe-text.js";
 
 interface ArtifactsArgs extends GlobalArgs {
   action?: string;
@@ -25,14 +26,14 @@ function size(bytes: number): string {
 export function renderListing(listing: ArtifactListing): string {
   const c = listing.caps;
   const lines = [
-    `store ${listing.root}: ${size(listing.totalBytes)} of ${size(c.globalCapBytes)}${listing.reservedBytes ? ` (+${size(listing.reservedBytes)} reserved)` : ""}`,
+    safeLine`store ${listing.root}: ${size(listing.totalBytes)} of ${size(c.globalCapBytes)}${listing.reservedBytes ? ` (+${size(listing.reservedBytes)} reserved)` : ""}`,
     `caps: per session ${size(c.sessionCapBytes)}; per file: screenshot ${size(c.screenshotCapBytes)}, download ${size(c.downloadCapBytes)}, output ${size(c.outputCapBytes)}`,
   ];
-  for (const s of listing.sessions) lines.push(`${s.profile}/${s.session}: ${s.files} file${s.files === 1 ? "" : "s"}, ${size(s.bytes)}`);
-  for (const a of listing.artifacts) lines.push(`  ${size(a.bytes).padStart(10)}  ${a.createdAt}  ${a.kind.padEnd(10)}  ${a.path}${a.protected ? "  (protected)" : ""}`);
+  for (const s of listing.sessions) lines.push(safeLine`${s.profile}/${s.session}: ${s.files} file${s.files === 1 ? "" : "s"}, ${size(s.bytes)}`);
+  for (const a of listing.artifacts) lines.push(safeLine`  ${size(a.bytes).padStart(10)}  ${a.createdAt}  ${a.kind.padEnd(10)}  ${a.path}${a.protected ? "  (protected)" : ""}`);
   for (const s of listing.sessions) {
     for (const d of s.downloads ?? []) {
-      lines.push(`  download ${d.status}${d.reason ? ` ${d.reason}` : ""}  ${d.at}  ${d.url}${d.path ? ` → ${d.path}` : ""}`);
+      lines.push(safeLine`  download ${d.status}${d.reason ? ` ${d.reason}` : ""}  ${d.at}  ${d.url}${d.path ? ` → ${d.path}` : ""}`);
     }
   }
   if (listing.artifacts.length === 0) lines.push("(no artifacts)");
@@ -41,7 +42,7 @@ export function renderListing(listing: ArtifactListing): string {
 
 function renderPrune(result: PruneResult): string {
   const lines = [`removed ${result.removed.length} file${result.removed.length === 1 ? "" : "s"}, freed ${size(result.freedBytes)}`];
-  for (const k of result.kept) lines.push(`  kept ${k.path}: ${k.reason}`);
+  for (const k of result.kept) lines.push(safeLine`  kept ${k.path}: ${k.reason}`);
   return `${lines.join("\n")}\n`;
 }
 

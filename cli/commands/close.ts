@@ -7,6 +7,7 @@ import { SessionClose, Shutdown } from "../../shared/protocol/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
+import { safeJson } from "../../shared/safe-text.js";
 
 interface CloseArgs extends GlobalArgs {
   session?: string;
@@ -40,7 +41,7 @@ export function closeCommand(ctx: CliContext) {
         result = { ok: true, closed, session: settings.session, profile: settings.profile };
       }
       if (wantsJson(args)) printJson(result);
-      else process.stdout.write(`${JSON.stringify(result)}\n`);
+      else process.stdout.write(`${safeJson(result)}\n`);
       return 0;
     }, args.json),
   };

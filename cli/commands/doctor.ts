@@ -11,6 +11,7 @@ import { PACKAGE_VERSION } from "../../shared/version.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { EXIT, printJson, wantsJson } from "../output.js";
+import { safeLine } from "../../shared/safe-text.js";
 
 export interface Check {
   name: string;
@@ -92,7 +93,7 @@ export function doctorCommand(ctx: CliContext) {
       if (wantsJson(args)) printJson({ ok, profile: settings.profile, checks });
       else {
         for (const c of checks) {
-          process.stdout.write(`${c.ok ? "✓" : "✗"} ${c.name.padEnd(8)} ${c.detail}\n${c.fix ? `  fix: ${c.fix}\n` : ""}`);
+          process.stdout.write(`${safeLine`${c.ok ? "✓" : "✗"} ${c.name.padEnd(8)} ${c.detail}`}\n${c.fix ? safeLine`  fix: ${c.fix}\n` : ""}`);
         }
       }
       return ok ? EXIT.ok : EXIT.infrastructure;

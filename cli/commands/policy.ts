@@ -8,6 +8,7 @@ import type { ResolvedConfig } from "../../shared/config.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { EXIT, printJson, wantsJson } from "../output.js";
+import { safeLine } from "../../shared/safe-text.js";
 
 interface PolicyCheckArgs extends GlobalArgs {
   url: string;
@@ -35,13 +36,13 @@ function describePolicy(policy: PolicyCheckResult["policy"]): string {
 }
 
 export function renderPolicyCheck(result: PolicyCheckResult): string {
-  const lines = [`${result.allowed ? "allowed" : "blocked"}  ${result.url}`, `  reason: ${result.reason}`];
+  const lines = [safeLine`${result.allowed ? "allowed" : "blocked"}  ${result.url}`, safeLine`  reason: ${result.reason}`];
   if (result.resolved) {
-    if (result.resolved.error) lines.push(`  ${result.resolved.error}`);
-    else lines.push(`  ${result.resolved.host} resolves to:`);
-    for (const a of result.resolved.addresses) lines.push(`    ${a.allowed ? "allowed" : "blocked"}  ${a.address}  (${a.reason})`);
+    if (result.resolved.error) lines.push(safeLine`  ${result.resolved.error}`);
+    else lines.push(safeLine`  ${result.resolved.host} resolves to:`);
+    for (const a of result.resolved.addresses) lines.push(safeLine`    ${a.allowed ? "allowed" : "blocked"}  ${a.address}  (${a.reason})`);
   }
-  lines.push(`  policy: ${describePolicy(result.policy)}`);
+  lines.push(safeLine`  policy: ${describePolicy(result.policy)}`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -7,6 +7,7 @@ import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
 import { failureEnvelope } from "../output.js";
+import { safeJson } from "../../shared/safe-text.js";
 
 interface ReplArgs extends GlobalArgs {
   session?: string;
@@ -36,7 +37,7 @@ export function replCommand(ctx: CliContext) {
       const run = async (code: string) => {
         const envelope: Envelope = await bw.run(code, { session, timeoutMs }).catch((error: unknown) => failureEnvelope(error, session, profile));
         if (!envelope.ok) failed = true;
-        process.stdout.write(`${JSON.stringify(envelope)}\n`);
+        process.stdout.write(`${safeJson(envelope)}\n`);
       };
       try {
         // Snippets run one after another, each as soon as it is complete.

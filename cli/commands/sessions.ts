@@ -5,6 +5,7 @@ import { Status, type StatusResult } from "../../shared/protocol/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
+import { safeLine } from "../../shared/safe-text.js";
 
 export async function collectStatuses(home: string): Promise<StatusResult[]> {
   const statuses: StatusResult[] = [];
@@ -24,10 +25,10 @@ function render(statuses: StatusResult[]): string {
   if (statuses.length === 0) return "no daemon is running\n";
   const lines: string[] = [];
   for (const s of statuses) {
-    lines.push(`profile ${s.profile}: daemon pid ${s.pid}, up ${Math.round(s.uptimeMs / 1000)} s, browser ${s.browser.running ? "running" : "not started"}`);
+    lines.push(safeLine`profile ${s.profile}: daemon pid ${s.pid}, up ${Math.round(s.uptimeMs / 1000)} s, browser ${s.browser.running ? "running" : "not started"}`);
     if (s.sessions.length === 0) lines.push("  (no sessions)");
     for (const x of s.sessions) {
-      lines.push(`  ${x.session.padEnd(24)} idle ${String(Math.round(x.idleMs / 1000)).padStart(5)} s   in flight ${x.inFlight}   queued ${x.queued}`);
+      lines.push(safeLine`  ${x.session.padEnd(24)} idle ${String(Math.round(x.idleMs / 1000)).padStart(5)} s   in flight ${x.inFlight}   queued ${x.queued}`);
     }
   }
   return `${lines.join("\n")}\n`;

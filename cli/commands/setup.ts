@@ -10,6 +10,7 @@ import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { EXIT, printJson, wantsJson } from "../output.js";
+import { safeLine } from "../../shared/safe-text.js";
 
 function run(command: string, args: string[]): Promise<boolean> {
   return new Promise((resolve) => {
@@ -54,7 +55,7 @@ export function setupCommand(ctx: CliContext) {
         ? { ok: true, browser: found.path, source: found.source, ...(installedWith ? { installedWith } : {}) }
         : { ok: false, error: { code: "BROWSER_UNAVAILABLE", message: `${discover().problem}; install one with: ${INSTALL_HINT}`, retryable: false } };
       if (wantsJson(args)) printJson(result);
-      else process.stdout.write(found ? `browser: ${found.path} (${found.source})\n` : `${result.error?.message}\n`);
+      else process.stdout.write(found ? safeLine`browser: ${found.path} (${found.source})\n` : safeLine`${result.error?.message}\n`);
       return found ? EXIT.ok : EXIT.infrastructure;
     }, args.json),
   };

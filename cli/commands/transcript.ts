@@ -4,6 +4,7 @@
 import type { Argv } from "yargs";
 import { BwError } from "../../shared/errors.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
+import { escapeControls, safeJson, safeLine } from "../../shared/safe-text.js";
 import { readTranscript, type TranscriptEntry } from "../../shared/transcript-format.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
@@ -17,11 +18,12 @@ interface TranscriptArgs extends GlobalArgs {
   follow?: boolean;
 }
 
-function render(entry: TranscriptEntry): string {
+/** One entry for a person: only the snippet keeps its line breaks, under a gutter nothing else can draw. */
+export function renderTranscriptEntry(entry: TranscriptEntry): string {
   const status = entry.ok ? "ok" : `${entry.error?.code ?? "error"}`;
-  const snippet = entry.snippet.split("\n").map((l) => `  │ ${l}`).join("\n");
-  const outcome = entry.ok ? `  → ${entry.result ?? ""}` : `  ✗ ${entry.error?.message ?? ""}`;
-  return `#${entry.seq} ${entry.at} ${status} ${entry.durationMs} ms\n${snippet}\n${outcome}\n`;
+  const snippet = escapeControls(entry.snippet, { keepLines: true }).split("\n").map((l) => `  │ ${l}`).join("\n");
+  const outcome = entry.ok ? safeLine`  → ${entry.result ?? ""}` : safeLine`  ✗ ${entry.error?.message ?? ""}`;
+  return `${safeLine`#${entry.seq} ${entry.at} ${status} ${entry.durationMs} ms`}\n${snippet}\n${outcome}\n`;
 }
 
 export function transcriptCommand(ctx: CliContext) {
@@ -42,7 +44,7 @@ export function transcriptCommand(ctx: CliContext) {
       let last = since;
       const print = () => {
         for (const entry of readTranscript(file, last)) {
-          process.stdout.write(json ? `${JSON.stringify(entry)}\n` : render(entry));
+          process.stdout.write(json ? `${safeJson(entry)}\n` : renderTranscriptEntry(entry));
           last = entry.seq;
         }
       };

@@ -11,6 +11,7 @@ import { VAULT_FILE_NAMES, type VaultAuditRecord, type VaultEntryInfo } from "..
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
+import { escapeControls, safeLine } from "../../shared/safe-text.js";
 import { readPassword, refusePasswordFlag } from "./vault-secret-input.js";
 
 interface VaultArgs extends GlobalArgs {
@@ -28,7 +29,9 @@ interface VaultArgs extends GlobalArgs {
 }
 
 
-function table(rows: string[][]): string {
+/** Cells are escaped before they are measured: usernames and labels may come from a snippet. */
+function table(rawRows: string[][]): string {
+  const rows = rawRows.map((r) => r.map((cell) => escapeControls(cell)));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return `${rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n")}\n`;
 }
@@ -52,13 +55,13 @@ function renderAudit(records: VaultAuditRecord[]): string {
 /** The entry an add or update left: JSON for machines, a line and the entry for people. */
 function printChanged(args: VaultArgs, verb: "saved" | "updated", entry: VaultEntryInfo): void {
   if (wantsJson(args)) printJson({ ok: true, entry });
-  else process.stdout.write(`${verb} ${entry.id}\n${renderEntry(entry)}`);
+  else process.stdout.write(`${safeLine`${verb} ${entry.id}`}\n${renderEntry(entry)}`);
 }
 
 function renderEntry(entry: VaultEntryInfo): string {
-  const lines = [`id        ${entry.id}`, `site      ${entry.site}`, `username  ${entry.username}`];
-  if (entry.label !== undefined) lines.push(`label     ${entry.label}`);
-  lines.push(`state     ${entry.provisional ? "provisional (generated, not committed)" : "saved"}`, `updated   ${entry.updatedAt}`);
+  const lines = [safeLine`id        ${entry.id}`, safeLine`site      ${entry.site}`, safeLine`username  ${entry.username}`];
+  if (entry.label !== undefined) lines.push(safeLine`label     ${entry.label}`);
+  lines.push(`state     ${entry.provisional ? "provisional (generated, not committed)" : "saved"}`, safeLine`updated   ${entry.updatedAt}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -103,7 +106,7 @@ export function vaultCommand(ctx: CliContext) {
       .example("printf %s \"$PW\" | $0 vault add --site https://example.com --username me", "Save a login from a script"),
     handler: (args: VaultArgs) => withClient(args, async (bw) => {
         refusePasswordFlag(args);
-        const password = await readPassword(`Password for ${args.username} at ${args.site}`);
+        const password = await readPassword(safeLine`Password for ${args.username} at ${args.site}`);
         const entry = await bw.vault.add({ site: args.site!, username: args.username!, password, ...(args.label === undefined ? {} : { label: args.label }) });
         printChanged(args, "saved", entry);
         return 0;
@@ -168,7 +171,7 @@ export function vaultCommand(ctx: CliContext) {
     handler: (args: VaultArgs) => withClient(args, async (bw) => {
       const entry = await bw.vault.remove(args.id!);
       if (wantsJson(args)) printJson({ ok: true, removed: entry });
-      else process.stdout.write(`removed ${entry.id} (${entry.site}, ${entry.username})\n`);
+      else process.stdout.write(safeLine`removed ${entry.id} (${entry.site}, ${entry.username})\n`);
       return 0;
     }),
   };
@@ -193,7 +196,7 @@ export function vaultCommand(ctx: CliContext) {
       const dir = layoutFor(ctx.config(args).settings.home).vaultDir;
       const files = Object.fromEntries(Object.entries(VAULT_FILE_NAMES).map(([k, name]) => [k, path.join(dir, name)]));
       if (wantsJson(args)) printJson({ dir, ...files });
-      else process.stdout.write(`${dir}\n${Object.entries(files).map(([k, f]) => `  ${k.padEnd(6)}${f}`).join("\n")}\n`);
+      else process.stdout.write(`${[escapeControls(dir), ...Object.entries(files).map(([k, f]) => safeLine`  ${k.padEnd(6)}${f}`)].join("\n")}\n`);
       return 0;
     }, args.json),
   };
