@@ -1,6 +1,8 @@
 // The one table of error codes. A published code keeps its meaning forever;
 // new codes are appended. Both sides rebuild a typed BwError from `data.code`.
 
+import { errorText, isOwnRealmError } from "./error-text.js";
+
 export const ERROR_CODES = {
   INVALID_ARGUMENT: { retryable: false, exit: 2, summary: "A flag, name, URL, frame or parameter is malformed." },
   SNIPPET_ERROR: { retryable: false, exit: 1, summary: "The snippet threw." },
@@ -26,6 +28,7 @@ export const ERROR_CODES = {
   DOWNLOAD_NOT_APPROVED: { retryable: false, exit: 1, summary: "A download started with no approved run of its session in flight (exec --approve-downloads)." },
   DOWNLOAD_FAILED: { retryable: true, exit: 1, summary: "A download failed, was interrupted, or outlived the run that approved it." },
   STORAGE_UNAVAILABLE: { retryable: true, exit: 3, summary: "The home's file system refused a write: full, read-only, or failing." },
+  UNSAFE_PATH: { retryable: false, exit: 3, summary: "The home, a folder in it, or the daemon's socket could be changed by another user (wrong owner, writable by others, a link); nothing was sent or written. The message says what to fix." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -67,9 +70,10 @@ export class BwError extends Error {
 
 /** Anything thrown becomes a BwError; unknown throwables are internal errors. */
 export function toBwError(error: unknown, fallback: ErrorCode = "INTERNAL_ERROR"): BwError {
+  // A value from a snippet's context is never inspected: no instanceof on it, no getter, no toString.
+  if (!isOwnRealmError(error)) return new BwError(fallback, errorText(error));
   if (error instanceof BwError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new BwError(fallback, message, { cause: error });
+  return new BwError(fallback, error.message, { cause: error });
 }
 
 /** JSON-RPC error codes: the server-error range, one per stable code family. */

@@ -10,6 +10,7 @@ import {
   JSONRPCServerAndClient,
   type JSONRPCResponse,
 } from "json-rpc-2.0";
+import { errorText, isOwnRealmError } from "./error-text.js";
 import { BwError, RPC_ERROR_CODE, toBwError } from "./errors.js";
 import { describeFsError, fsErrorTarget, isStorageFailure } from "./fs-problem.js";
 import { createLineReader, encodeFrame, MAX_FRAME_BYTES, MAX_FRAME_DEPTH, nestsDeeperThan } from "./framing.js";
@@ -90,13 +91,13 @@ export class RpcPeer<C = void> implements RpcCaller {
   constructor(private readonly stream: Duplex, private readonly options: PeerOptions<C>) {
     const log = options.log ?? (() => {});
     const server = new JSONRPCServer<C>({ errorListener: () => {} });
-    options.registry?.install(server, (method, error) => log(`internal error in ${method}: ${error.stack ?? error.message}`));
+    options.registry?.install(server, (method, error) => log(`internal error in ${method}: ${errorText(error)}`));
     // Unknown methods and stray throws get a stable code, like any other refusal.
     // A handler's own error (already mapped by the registry) keeps its code.
     server.mapErrorToJSONRPCErrorResponse = (id, error) =>
       (error instanceof JSONRPCErrorException
         ? { jsonrpc: "2.0", id, error: { code: error.code, message: error.message, data: error.data } }
-        : protocolError(id, error instanceof Error ? error.message : String(error), -32603)) as never;
+        : protocolError(id, isOwnRealmError(error) ? error.message : errorText(error), -32603)) as never;
     // A notification gets no reply, not even "unknown method" (JSON-RPC 2.0, section 4.1).
     server.handleMethodNotFound = async (request) =>
       request.id === undefined ? null : protocolError(request.id, `unknown method ${JSON.stringify(request.method).slice(0, 100)}`, -32601);

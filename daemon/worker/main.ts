@@ -1,6 +1,7 @@
 // Entry point of the worker process. The daemon talks to it over fd 3 (a
 // private pipe, JSON-RPC both ways); stdout and stderr go to the daemon's log.
 import net from "node:net";
+import { errorText, isOwnRealmError } from "../../shared/error-text.js";
 import { BwError } from "../../shared/errors.js";
 import { WorkerCancel, WorkerCloseSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerShutdown, type WorkerInit } from "../../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../../shared/rpc.js";
@@ -58,7 +59,13 @@ function main(): void {
   // The daemon is gone: nothing can reach this worker any more.
   peer.onClose(() => void shutdown());
   process.on("SIGTERM", () => void shutdown());
-  process.on("unhandledRejection", (reason) => log(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}`));
+  // Snippet code can leave rejections and (through Node's own handling of its values) exceptions behind:
+  // they are never read here (errorText), and only an error of our own code ends the worker.
+  process.on("unhandledRejection", (reason) => log(`unhandled rejection: ${errorText(reason)}`));
+  process.on("uncaughtException", (error) => {
+    log(`uncaught exception: ${errorText(error)}`);
+    if (isOwnRealmError(error)) process.exit(1);
+  });
   // Playwright's load is most of a worker's start: do it now, not at worker.init (the launch would wait for it).
   // A failure here comes back from the launch, which loads it again.
   try {

@@ -132,7 +132,7 @@ export class WorkerSession {
     this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
     this.onEnter(this.name);
-    this.sandbox.run(compiled, run.token);
+    if (!this.sandbox.run(compiled, run.token)) resolveDone({ ok: false, error: { name: "Error", message: "the snippet could not be started in its context" } });
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));

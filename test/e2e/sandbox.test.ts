@@ -211,7 +211,8 @@ describe("the snippet sandbox against real Chromium", () => {
       return summary(${JSON.stringify([...SURFACES_2, "sites", "callers", "overflowErrors"])});`);
     const { escaped, picked: out } = envelope.result as { escaped: string[]; picked: Record<string, string | number> };
     expect(escaped).toEqual([]);
-    expect(out.sites).toBeGreaterThan(5);
+    // The hook is pinned before any snippet runs: assigning it does nothing, so no call site ever reaches the snippet.
+    expect(out.sites).toBe(0);
     for (const key of SURFACES_2) expect({ key, outcome: out[key] }).toEqual({ key, outcome: expect.stringMatching(/^(threw|no process)/) });
     expect(existsSync(marker)).toBe(false);
   });

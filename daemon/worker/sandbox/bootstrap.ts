@@ -5,16 +5,26 @@
 // it gives the snippet is made here, in the context's realm. Snippet code
 // (the run, timer callbacks, event handlers) is always started from a
 // context promise job, so no host frame sits below it on the stack.
+//
+// The rules of code in this position (docs/architecture.md, "The sandbox"):
+// only the primordials captured before any snippet ran, never a global or a
+// prototype method looked up later; records we make have a null prototype;
+// no iteration protocol, no Array species, no `then` lookups on our paths;
+// every entry the host calls returns normally whatever the snippet did.
 /* eslint-disable */
 import type { contextBuiltins } from "./context-builtins.js";
 import type { contextEvents } from "./context-events.js";
 import type { contextFacades, RunFacades } from "./context-facades.js";
+import type { Primordials } from "./context-primordials.js";
+import type { contextValues } from "./context-values.js";
 
 export type HostSync = (message: string) => string;
 export type HostAsync = (message: string, resolve: (json: string) => void, reject: (json: string) => void) => void;
 
 /** Context-realm functions compiled from their own source text, handed to the bootstrap. */
 export interface ContextParts {
+  primordials: Primordials;
+  values: typeof contextValues;
   builtins: typeof contextBuiltins;
   facades: typeof contextFacades;
   events: typeof contextEvents;
@@ -29,40 +39,30 @@ export interface ContextApi {
   error(message: string): Error;
   /** Delivers a host timer firing into the context. */
   fire(timerId: number): void;
-  /** Delivers a page event (JSON) to the run's handlers; false when the run has none for it. */
+  /** Delivers a page event (JSON) to the run's handlers; false when it has none for it. */
   emit(token: string, eventJson: string): boolean;
 }
 
 export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJson: string, parts: ContextParts): ContextApi {
   "use strict";
-  const { parse, stringify } = JSON;
-  const spec = parse(specJson);
-  const PromiseCtor = Promise;
-  const promiseThen = Promise.prototype.then;
-  const resolved = Promise.resolve();
-  const apply = Reflect.apply;
-  const defineProperty = Object.defineProperty;
-  const freeze = Object.freeze;
-  const create = Object.create;
-  const keysOf = Object.keys;
-  const ErrorCtor = Error;
-  const RegExpCtor = RegExp;
-  const fnToString = Function.prototype.toString;
-  const isArray = Array.isArray;
-  const arrayFrom = Array.from;
-  const MapCtor = Map, SetCtor = Set, DateCtor = Date;
-  const mapGet = Map.prototype.get, mapSet = Map.prototype.set, mapDelete = Map.prototype.delete, mapHas = Map.prototype.has;
-  const WeakMapCtor = WeakMap;
-  const wmGet = WeakMap.prototype.get, wmSet = WeakMap.prototype.set;
-  const isFiniteNumber = Number.isFinite;
+  const P = parts.primordials;
+  const { apply, ObjectCreate: create, ObjectFreeze: freeze, ObjectDefineProperty: defineProperty, ObjectKeys: keysOf, ObjectHasOwn: hasOwn } = P;
+  const { JSONParse: parse, JSONStringify: stringify, String: toStr, Number: toNum, PromiseCtor, ErrorCtor } = P;
+  const { StringPrototypeIndexOf, StringPrototypeSlice } = P;
+  const { MapCtor, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, MapPrototypeHas, MapPrototypeEntriesArray } = P;
+  const V = parts.values(P);
+  const { record, parseData, later } = V;
+  const spec = parseData(specJson);
 
-  function makeError(shape: { name?: string; message?: string; code?: string }): Error {
-    const error = new ErrorCtor(String(shape.message ?? "error"));
-    if (shape.name) defineProperty(error, "name", { value: String(shape.name), configurable: true, writable: true });
-    if (shape.code) defineProperty(error, "code", { value: String(shape.code), configurable: true, writable: true, enumerable: true });
+  function makeError(shape: { name?: unknown; message?: unknown; code?: unknown }): Error {
+    const field = (key: string) => (hasOwn(shape, key) ? (shape as Record<string, unknown>)[key] : undefined);
+    const message = field("message"), name = field("name"), code = field("code");
+    const error = new ErrorCtor(typeof message === "string" ? message : "error");
+    if (typeof name === "string" && name !== "") defineProperty(error, "name", { value: name, configurable: true, writable: true });
+    if (typeof code === "string" && code !== "") defineProperty(error, "code", { value: code, configurable: true, writable: true, enumerable: true });
     return error;
   }
-  const mk = (name: string, message: string) => makeError({ name, message });
+  const mk = (name: string, message: string) => makeError(record({ name, message }));
 
   // A host function can still throw (a stack overflow inside it makes a host
   // RangeError): never let that object through, replace it with ours.
@@ -75,163 +75,104 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
   }
 
   function callSync(message: object): any {
-    const reply = parse(host(stringify(message)));
-    if (reply.error) throw makeError(reply.error);
+    const reply = parse(host(stringify(message)!));
+    if (hasOwn(reply, "error")) throw makeError(reply.error);
     return reply.value;
   }
 
   function callAsync(message: object): Promise<any> {
     return new PromiseCtor((resolve, reject) => {
-      const text = stringify(message);
+      const text = stringify(message)!;
       try {
-        hostAsync(text, (json) => resolve(parse(json)), (json) => reject(makeError(parse(json))));
+        hostAsync(text, (json) => resolve(parse(json)), (json) => reject(makeError(parseData(json))));
       } catch {
         reject(mk("Error", "the call did not reach the browser (stack exhausted?)"));
       }
     });
   }
 
-  const then = (p: unknown, onOk: (v: any) => unknown, onErr?: (e: unknown) => unknown) => apply(promiseThen, p, [onOk, onErr]);
-  /** Runs `fn` from a context promise job, after the current host call has returned. */
-  const later = (fn: () => void) => { then(resolved, fn); };
-
-  // Facades are tagged: a label when one ends up in a result, a descriptor when passed as an argument.
-  const labels = new WeakMapCtor<object, string>();
-  const descriptors = new WeakMapCtor<object, object>();
-  function tag(facade: object, label: string, descriptor?: object): void {
-    apply(wmSet, labels, [facade, label]);
-    if (descriptor) apply(wmSet, descriptors, [facade, descriptor]);
-  }
-
-  // Functions (page.evaluate callbacks) travel as source text, RegExps as source and flags,
-  // locators as their chains; everything else as JSON.
-  function replacer(_key: string, value: unknown): unknown {
-    if (typeof value === "function") return { __bwFn: apply(fnToString, value, []) };
-    if (value === undefined) return { __bwUndefined: true };
-    if (value !== null && typeof value === "object") {
-      const d = apply(wmGet, descriptors, [value]);
-      if (d) return d;
-      const label = apply(wmGet, labels, [value]);
-      if (label) return label;
-      if (value instanceof RegExpCtor) return { __bwRegExp: [String(value.source), String(value.flags)] };
-    }
-    return value;
-  }
-  function encodeArgs(args: unknown[]): unknown[] {
-    const out: unknown[] = [];
-    for (let i = 0; i < args.length; i++) out[i] = parse(stringify(args[i], replacer) ?? "null");
-    return out;
-  }
-
-  function safe(value: unknown, depth: number, seen: unknown[]): unknown {
-    if (value === null || typeof value === "boolean" || typeof value === "string") return value;
-    if (typeof value === "number") return isFiniteNumber(value) ? value : String(value);
-    if (typeof value === "bigint") return `${value}n`;
-    if (typeof value === "undefined") return null;
-    if (typeof value === "symbol") return String(value);
-    if (typeof value === "function") return `[Function ${(value as { name?: string }).name || "anonymous"}]`;
-    const label = apply(wmGet, labels, [value]);
-    if (label) return label;
-    if (depth > 20) return "[MaxDepth]";
-    if (seen.indexOf(value) !== -1) return "[Circular]";
-    seen.push(value);
-    try {
-      if (value instanceof ErrorCtor) return { name: String(value.name), message: String(value.message) };
-      if (isArray(value)) {
-        const out: unknown[] = [];
-        for (let i = 0; i < value.length && i < 10000; i++) out[i] = safe(value[i], depth + 1, seen);
-        return out;
-      }
-      if (value instanceof MapCtor) return safe(arrayFrom(value.entries()), depth, seen);
-      if (value instanceof SetCtor) return safe(arrayFrom(value.values()), depth, seen);
-      if (value instanceof DateCtor) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-      if (value instanceof RegExpCtor) return String(value);
-      const out: Record<string, unknown> = {};
-      let count = 0;
-      for (const key of keysOf(value as object)) {
-        if (++count > 10000) break;
-        out[key] = safe((value as Record<string, unknown>)[key], depth + 1, seen);
-      }
-      return out;
-    } catch (error) {
-      return `[Unserializable: ${String((error as Error)?.message ?? error)}]`;
-    } finally {
-      seen.pop();
-    }
-  }
-
-  function format(args: unknown[]): string {
-    const parts: string[] = [];
-    for (const a of args) parts.push(typeof a === "string" ? a : stringify(safe(a, 0, [])));
-    return parts.join(" ");
-  }
-
-  const builtins = parts.builtins((name, args) => callSync({ op: "pure", name, args }), mk);
-  const facades = parts.facades({ spec, callSync, callAsync, encodeArgs, tag, makeError: mk });
+  const builtins = parts.builtins((name, args) => callSync(record({ op: "pure", name, args })), mk);
+  const facades = parts.facades({ P, V, spec, callSync, callAsync, makeError: mk });
 
   // The context's global: null prototype, plus the session-wide pure built-ins.
-  Object.setPrototypeOf(globalThis, null);
-  for (const name of keysOf(builtins)) defineProperty(globalThis, name, { value: (builtins as Record<string, unknown>)[name], writable: true, configurable: true });
+  P.ObjectSetPrototypeOf(globalThis, null);
+  const builtinNames = keysOf(builtins);
+  for (let i = 0; i < builtinNames.length; i++) {
+    defineProperty(globalThis, builtinNames[i]!, { value: (builtins as Record<string, unknown>)[builtinNames[i]!], writable: true, configurable: true });
+  }
 
   interface RunState { facades: RunFacades | null }
+  interface Timer { token: string; fn: () => void; repeat: boolean }
   const runs = new MapCtor<string, RunState>();
-  const timers = new MapCtor<number, { token: string; fn: () => void; repeat: boolean }>();
+  const timers = new MapCtor<number, Timer>();
   const state = create(null);
 
   function live(token: string): RunState | undefined {
-    return apply(mapGet, runs, [token]) as RunState | undefined;
+    return MapPrototypeGet(runs, token);
   }
 
   function report(token: string, what: string, error: unknown): void {
-    const message = error !== null && typeof error === "object" ? String((error as Error).message) : String(error);
-    try { callSync({ op: "console", token, type: "error", text: `${what} threw: ${message}` }); } catch { /* the run is over */ }
+    let message: string;
+    try {
+      message = error !== null && typeof error === "object" ? toStr((error as Error).message) : toStr(error);
+    } catch {
+      message = "(an error that cannot be read)";
+    }
+    try { callSync(record({ op: "console", token, type: "error", text: `${what} threw: ${message}` })); } catch { /* the run is over */ }
   }
 
-  const events = parts.events({ callSync, callAsync, makeError, report, facadesOf: (token) => live(token)?.facades ?? null });
+  const events = parts.events({ P, V, callSync, callAsync, makeError, report, facadesOf: (token) => live(token)?.facades ?? null });
 
   function makeScope(token: string, rs: RunState): object {
     const pages = facades.forRun(token, events.hooks(token));
     rs.facades = pages;
     const scope = create(null);
-    defineProperty(scope, "page", { get: () => pages.page(callSync({ op: "activePage", token })), enumerable: true });
+    defineProperty(scope, "page", { get: () => pages.page(callSync(record({ op: "activePage", token }))), enumerable: true });
     scope.state = state;
-    scope.pages = () => callSync({ op: "pages", token });
-    scope.openPage = (url?: string) => then(callAsync({ op: "openPage", token, url: url === undefined ? null : String(url) }), (id: string) => pages.page(id));
-    scope.usePage = (pageId: string) => pages.page(callSync({ op: "usePage", token, pageId: String(pageId) }));
-    scope.closePage = (pageId?: string) => callAsync({ op: "closePage", token, pageId: pageId === undefined ? null : String(pageId) });
+    scope.pages = () => callSync(record({ op: "pages", token }));
+    scope.openPage = async (url?: string) => pages.page(await callAsync(record({ op: "openPage", token, url: url === undefined ? null : toStr(url) })));
+    scope.usePage = (pageId: string) => pages.page(callSync(record({ op: "usePage", token, pageId: toStr(pageId) })));
+    scope.closePage = (pageId?: string) => callAsync(record({ op: "closePage", token, pageId: pageId === undefined ? null : toStr(pageId) }));
     const con = create(null);
-    for (const type of ["log", "info", "warn", "error", "debug", "dir", "table", "trace"]) {
+    const CONSOLE = ["log", "info", "warn", "error", "debug", "dir", "table", "trace"];
+    for (let i = 0; i < CONSOLE.length; i++) {
+      const type = CONSOLE[i]!;
       const as = type === "dir" || type === "table" || type === "trace" ? "log" : type;
-      con[type] = (...args: unknown[]) => { callSync({ op: "console", token, type: as, text: format(args) }); };
+      con[type] = (...args: unknown[]) => { callSync(record({ op: "console", token, type: as, text: V.format(args) })); };
     }
     scope.console = freeze(con);
     // Service globals (credentials.fill, screenshot, snapshot…), generated from their names.
     const groups = create(null);
-    for (const kind of ["async", "sync"]) {
-      for (const name of spec.scope[kind] as string[]) {
-        const dot = name.indexOf(".");
+    const KINDS = ["async", "sync"];
+    for (let k = 0; k < KINDS.length; k++) {
+      const kind = KINDS[k]!;
+      const names = spec.scope[kind] as string[];
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
+        const dot = StringPrototypeIndexOf(name, ".");
         const fn = kind === "async"
-          ? (...args: unknown[]) => callAsync({ op: "scope", token, name, args: encodeArgs(args) })
-          : (...args: unknown[]) => callSync({ op: "scope", token, name, args: encodeArgs(args) });
+          ? (...args: unknown[]) => callAsync(record({ op: "scope", token, name, args: V.encodeArgs(args) }))
+          : (...args: unknown[]) => callSync(record({ op: "scope", token, name, args: V.encodeArgs(args) }));
         if (dot === -1) scope[name] = fn;
         else {
-          const group = name.slice(0, dot);
+          const group = StringPrototypeSlice(name, 0, dot);
           groups[group] ??= create(null);
-          groups[group][name.slice(dot + 1)] = fn;
+          groups[group][StringPrototypeSlice(name, dot + 1)] = fn;
         }
       }
     }
-    for (const group of keysOf(groups)) scope[group] = freeze(groups[group]);
+    const groupNames = keysOf(groups);
+    for (let i = 0; i < groupNames.length; i++) scope[groupNames[i]!] = freeze(groups[groupNames[i]!]);
     // Timeouts and intervals share one id space, as in browsers: either clear function clears either.
     const timer = (kind: "setTimeout" | "setInterval") => (fn: unknown, ms?: number, ...args: unknown[]) => {
       if (typeof fn !== "function") throw mk("TypeError", `${kind} needs a function`);
-      const id = callSync({ op: kind, token, ms: Number(ms) || 0 }) as number;
-      apply(mapSet, timers, [id, { token, fn: () => apply(fn, undefined, args), repeat: kind === "setInterval" }]);
+      const id = callSync(record({ op: kind, token, ms: toNum(ms) || 0 })) as number;
+      MapPrototypeSet(timers, id, record({ token, fn: () => apply(fn, undefined, args), repeat: kind === "setInterval" }) as Timer);
       return id;
     };
     const clear = (id: number) => {
-      apply(mapDelete, timers, [id]);
-      callSync({ op: "clearTimeout", token, id });
+      MapPrototypeDelete(timers, id);
+      callSync(record({ op: "clearTimeout", token, id }));
     };
     scope.setTimeout = timer("setTimeout");
     scope.setInterval = timer("setInterval");
@@ -240,60 +181,56 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
     return freeze(scope);
   }
 
-  function finish(token: string, ok: boolean, value: unknown): void {
-    let payload: unknown;
-    try {
-      if (ok) {
-        payload = { op: "done", token, ok: true, value: value === undefined ? { __bwUndefined: true } : safe(value, 0, []) };
-      } else {
-        const e = value as { name?: unknown; message?: unknown; stack?: unknown } | null;
-        const isErr = e !== null && typeof e === "object";
-        payload = {
-          op: "done", token, ok: false,
-          error: { name: isErr ? String(e.name ?? "Error") : "Error", message: isErr ? String(e.message ?? "") : String(value) },
-        };
-      }
-      payload = stringify(payload);
-    } catch (error) {
-      payload = stringify({ op: "done", token, ok: false, error: { name: "Error", message: "the snippet's outcome could not be read" } });
-    }
-    host(payload as string);
+  function outcome(token: string, ok: boolean, value: unknown): string {
+    if (ok) return stringify(record({ op: "done", token, ok: true, value: value === undefined ? record({ __bwUndefined: true }) : V.safe(value) }))!;
+    return stringify(record({ op: "done", token, ok: false, error: V.errorShape(value) }))!;
   }
 
-  return freeze({
+  function finish(token: string, ok: boolean, value: unknown): void {
+    let payload: string;
+    try {
+      payload = outcome(token, ok, value);
+    } catch {
+      payload = stringify(record({ op: "done", token, ok: false, error: record({ name: "Error", message: "the snippet's outcome could not be read" }) }))!;
+    }
+    try { host(payload); } catch { /* the stack is exhausted: the run ends at its deadline */ }
+  }
+
+  return freeze(record({
     run(compiled: (scope: object) => unknown, token: string) {
-      const rs: RunState = { facades: null };
-      apply(mapSet, runs, [token, rs]);
-      later(() => {
+      const rs: RunState = record({ facades: null });
+      MapPrototypeSet(runs, token, rs);
+      later(async () => {
         if (!live(token)) return;
         let result: unknown;
         try {
-          result = compiled(makeScope(token, rs));
+          result = await compiled(makeScope(token, rs));
         } catch (error) {
           finish(token, false, error);
           return;
         }
-        then(PromiseCtor.resolve(result), (v: unknown) => finish(token, true, v), (e: unknown) => finish(token, false, e));
+        finish(token, true, result);
       });
     },
     end(token: string) {
-      apply(mapDelete, runs, [token]);
+      MapPrototypeDelete(runs, token);
       events.drop(token);
-      for (const [id, t] of arrayFrom(timers.entries())) if (t.token === token) apply(mapDelete, timers, [id]);
+      const all = MapPrototypeEntriesArray(timers);
+      for (let i = 0; i < all.length; i++) if ((all[i]![1] as Timer).token === token) MapPrototypeDelete(timers, all[i]![0] as number);
     },
     error(message: string) {
       return mk("Error", message);
     },
     fire(timerId: number) {
-      const t = apply(mapGet, timers, [timerId]) as { token: string; fn: () => void; repeat: boolean } | undefined;
+      const t = MapPrototypeGet(timers, timerId);
       if (!t) return;
-      if (!t.repeat) apply(mapDelete, timers, [timerId]);
+      if (!t.repeat) MapPrototypeDelete(timers, timerId);
       later(() => {
         // A cleared interval may still have had a tick queued.
-        if (!live(t.token) || (t.repeat && !apply(mapHas, timers, [timerId]))) return;
+        if (!live(t.token) || (t.repeat && !MapPrototypeHas(timers, timerId))) return;
         try { t.fn(); } catch (e) { report(t.token, t.repeat ? "a setInterval callback" : "a setTimeout callback", e); }
       });
     },
     emit: (token: string, eventJson: string) => events.emit(token, eventJson),
-  });
+  }) as ContextApi);
 }

@@ -5,8 +5,12 @@
 // promise job and only while their run is live.
 /* eslint-disable */
 import type { RunEventHooks, RunFacades } from "./context-facades.js";
+import type { Primordials } from "./context-primordials.js";
+import type { ContextValues } from "./context-values.js";
 
 export interface EventKit {
+  P: Primordials;
+  V: ContextValues;
   callSync(message: object): any;
   callAsync(message: object): Promise<any>;
   makeError(shape: { name?: string; message?: string }): Error;
@@ -25,106 +29,111 @@ export interface ContextEvents {
 
 export function contextEvents(kit: EventKit): ContextEvents {
   "use strict";
-  const { callSync, callAsync, makeError, facadesOf, report } = kit;
-  const { parse } = JSON;
-  const freeze = Object.freeze;
-  const create = Object.create;
-  const defineProperty = Object.defineProperty;
-  const apply = Reflect.apply;
-  const PromiseCtor = Promise;
-  const promiseThen = Promise.prototype.then;
-  const resolved = Promise.resolve();
-  const MapCtor = Map;
-  const mapGet = Map.prototype.get, mapSet = Map.prototype.set, mapDelete = Map.prototype.delete;
-  const then = (p: unknown, onOk: ((v: any) => unknown) | undefined, onErr?: (e: unknown) => unknown) => apply(promiseThen, p, [onOk, onErr]);
+  const { P, V, callSync, callAsync, makeError, facadesOf, report } = kit;
+  const { ObjectFreeze: freeze, ObjectCreate: create, ObjectDefineProperty: defineProperty, String: toStr, Number: toNum } = P;
+  const { MapCtor, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, ArrayPrototypePush: push } = P;
+  const { record, parseData, later } = V;
 
   interface Listener { fn: (event: unknown) => unknown; once: boolean }
   const byRun = new MapCtor<string, Map<string, Listener[]>>();
 
   function listenersOf(token: string, pageId: string, event: string): Listener[] {
-    let run = apply(mapGet, byRun, [token]) as Map<string, Listener[]> | undefined;
-    if (!run) { run = new MapCtor(); apply(mapSet, byRun, [token, run]); }
+    let run = MapPrototypeGet(byRun, token);
+    if (!run) { run = new MapCtor(); MapPrototypeSet(byRun, token, run); }
     const key = `${pageId}\n${event}`;
-    let list = apply(mapGet, run, [key]) as Listener[] | undefined;
-    if (!list) { list = []; apply(mapSet, run, [key, list]); }
+    let list = MapPrototypeGet(run, key);
+    if (!list) { list = record([]); MapPrototypeSet(run, key, list); }
     return list;
   }
 
+  /** Removes the first listener with `fn`; true when one was there. */
+  function removeFrom(list: Listener[], fn: (e: unknown) => unknown): boolean {
+    for (let i = 0; i < list.length; i++) {
+      if (list[i]!.fn !== fn) continue;
+      for (let j = i; j < list.length - 1; j++) list[j] = list[j + 1]!;
+      list.length = list.length - 1;
+      return true;
+    }
+    return false;
+  }
+
   function hooks(token: string): RunEventHooks {
-    return freeze({
+    return freeze(record({
       add(pageId: string, event: string, fn: (e: unknown) => unknown, once: boolean) {
         const list = listenersOf(token, pageId, event);
-        if (list.length === 0) callSync({ op: "listen", token, pageId, event, on: true });
-        list.push({ fn, once });
+        if (list.length === 0) callSync(record({ op: "listen", token, pageId, event, on: true }));
+        push(list, record({ fn, once }));
       },
       remove(pageId: string, event: string, fn: (e: unknown) => unknown) {
         const list = listenersOf(token, pageId, event);
-        for (let i = 0; i < list.length; i++) {
-          if (list[i]!.fn !== fn) continue;
-          list.splice(i, 1);
-          if (list.length === 0 && facadesOf(token)) callSync({ op: "listen", token, pageId, event, on: false });
-          return;
-        }
+        if (removeFrom(list, fn) && list.length === 0 && facadesOf(token)) callSync(record({ op: "listen", token, pageId, event, on: false }));
       },
-    });
+    }));
   }
 
   function eventObject(token: string, facades: RunFacades, ev: any): unknown {
     if (ev.event === "pageerror") {
-      const error = makeError({ name: ev.name, message: ev.message });
-      defineProperty(error, "stack", { value: String(ev.stack ?? ""), configurable: true, writable: true });
+      const error = makeError(record({ name: toStr(ev.name), message: toStr(ev.message) }));
+      defineProperty(error, "stack", { value: toStr(ev.stack ?? ""), configurable: true, writable: true });
       return error;
     }
     const o = create(null);
-    o.page = () => facades.page(String(ev.pageId));
-    o.type = () => String(ev.type);
+    o.page = () => facades.page(toStr(ev.pageId));
+    o.type = () => toStr(ev.type);
     if (ev.event === "console") {
-      o.text = () => String(ev.text);
-      o.location = () => ({ url: String(ev.location?.url ?? ""), lineNumber: Number(ev.location?.lineNumber ?? 0), columnNumber: Number(ev.location?.columnNumber ?? 0) });
+      o.text = () => toStr(ev.text);
+      o.location = () => ({ url: toStr(ev.location?.url ?? ""), lineNumber: toNum(ev.location?.lineNumber ?? 0), columnNumber: toNum(ev.location?.columnNumber ?? 0) });
     } else {
-      const act = (action: string, promptText?: unknown) => callAsync({ op: "dialog", token, dialogId: ev.dialogId, action, promptText: promptText === undefined ? null : String(promptText) });
-      o.message = () => String(ev.message);
-      o.defaultValue = () => String(ev.defaultValue);
+      const act = (action: string, promptText?: unknown) => callAsync(record({ op: "dialog", token, dialogId: ev.dialogId, action, promptText: promptText === undefined ? null : toStr(promptText) }));
+      o.message = () => toStr(ev.message);
+      o.defaultValue = () => toStr(ev.defaultValue);
       o.accept = (promptText?: unknown) => act("accept", promptText);
       o.dismiss = () => act("dismiss");
     }
     return freeze(o);
   }
 
-  function emit(token: string, eventJson: string): boolean {
-    if (!facadesOf(token)) return false;
-    const ev = parse(eventJson);
-    const pageId = String(ev.pageId), name = String(ev.event);
-    const list = listenersOf(token, pageId, name);
-    if (list.length === 0) return false;
-    const calls = list.slice();
-    const h = hooks(token);
-    for (const l of calls) if (l.once) h.remove(pageId, name, l.fn);
-    then(resolved, () => {
+  /** Runs the handlers from a context job; a dialog none of them answered is dismissed once they settle. */
+  function deliver(token: string, name: string, calls: Listener[], ev: any): void {
+    later(() => {
       const facades = facadesOf(token);
       if (!facades) return;
       const event = eventObject(token, facades, ev);
-      const pending: unknown[] = [];
       const what = `page.on("${name}") handler`;
-      for (const l of calls) {
-        try {
-          pending.push(then(PromiseCtor.resolve(l.fn(event)), undefined, (e) => report(token, what, e)));
-        } catch (e) {
-          report(token, what, e);
-        }
+      let pending = calls.length + 1;
+      const settled = () => {
+        if (--pending !== 0 || name !== "dialog") return;
+        // A dialog no handler accepted or dismissed is dismissed, so the page never hangs.
+        later(async () => { try { await callAsync(record({ op: "dialog", token, dialogId: ev.dialogId, action: "settle", promptText: null })); } catch { /* answered already */ } });
+      };
+      for (let i = 0; i < calls.length; i++) {
+        const fn = calls[i]!.fn;
+        later(async () => {
+          try { await fn(event); } catch (e) { report(token, what, e); }
+          settled();
+        });
       }
-      // A dialog no handler accepted or dismissed is dismissed, so the page never hangs.
-      if (name === "dialog") {
-        const settle = () => { then(callAsync({ op: "dialog", token, dialogId: ev.dialogId, action: "settle", promptText: null }), () => {}, () => {}); };
-        then(PromiseCtor.all(pending), settle, settle);
-      }
+      settled();
     });
+  }
+
+  function emit(token: string, eventJson: string): boolean {
+    if (!facadesOf(token)) return false;
+    const ev = parseData(eventJson);
+    const pageId = toStr(ev.pageId), name = toStr(ev.event);
+    const list = listenersOf(token, pageId, name);
+    if (list.length === 0) return false;
+    const calls: Listener[] = record([]);
+    for (let i = 0; i < list.length; i++) push(calls, list[i]);
+    const h = hooks(token);
+    for (let i = 0; i < calls.length; i++) if (calls[i]!.once) h.remove(pageId, name, calls[i]!.fn);
+    deliver(token, name, calls, ev);
     return true;
   }
 
-  return freeze({
+  return freeze(record({
     hooks,
     emit,
-    drop(token: string) { apply(mapDelete, byRun, [token]); },
-  });
+    drop(token: string) { MapPrototypeDelete(byRun, token); },
+  }));
 }

@@ -5,15 +5,16 @@
 // from the facade spec; each call becomes a strings-only host message naming
 // the page (and frame) by id, and locators travel as chains of builder steps.
 /* eslint-disable */
+import type { Primordials } from "./context-primordials.js";
+import type { ContextValues } from "./context-values.js";
 
 export interface FacadeKit {
-  /** FACADE_SPEC, parsed inside the context. */
+  P: Primordials;
+  V: ContextValues;
+  /** FACADE_SPEC, parsed inside the context (null-prototype data). */
   spec: any;
   callSync(message: object): any;
   callAsync(message: object): Promise<any>;
-  encodeArgs(args: unknown[]): unknown[];
-  /** Records what a facade stands for: a label for results, a descriptor when passed as an argument. */
-  tag(facade: object, label: string, descriptor?: object): void;
   makeError(name: string, message: string): Error;
 }
 
@@ -29,86 +30,108 @@ export interface RunFacades {
 
 export function contextFacades(kit: FacadeKit): { forRun(token: string, events: RunEventHooks): RunFacades } {
   "use strict";
-  const { spec, callSync, callAsync, encodeArgs, tag, makeError } = kit;
-  const freeze = Object.freeze;
-  const create = Object.create;
-  const stringify = JSON.stringify;
-  const MapCtor = Map;
-  const apply = Reflect.apply;
-  const mapGet = Map.prototype.get, mapSet = Map.prototype.set;
+  const { P, V, spec, callSync, callAsync, makeError } = kit;
+  const { ObjectFreeze: freeze, ObjectCreate: create, JSONStringify: stringify, String: toStr, MapCtor, MapPrototypeGet, MapPrototypeSet } = P;
+  const { StringPrototypeSlice: slice, ArrayPrototypePush: push, ArrayPrototypeIndexOf: indexOf, ArrayPrototypeJoin: join } = P;
+  const { record, encodeArgs, tag } = V;
 
   type Root = { pageId: string; frameId: string | null };
   type Step = { m: string; a: unknown[] };
 
   function describeSteps(steps: Step[]): string {
     let out = "";
-    for (const s of steps) out += `.${s.m}(${stringify(s.a).slice(1, -1).slice(0, 80)})`;
+    for (let i = 0; i < steps.length; i++) out += `.${steps[i]!.m}(${slice(slice(toStr(stringify(steps[i]!.a)), 1, -1), 0, 80)})`;
     return out;
   }
 
+  /** A copy of the chain with one more step (no spread: it would use the iterator a snippet can replace). */
+  function withStep(steps: Step[], m: string, args: unknown[]): Step[] {
+    const out: Step[] = record([]);
+    for (let i = 0; i < steps.length; i++) push(out, steps[i]);
+    push(out, record({ m, a: encodeArgs(args) }));
+    return out;
+  }
+
+  /** Calls `each(name)` for every method name in a spec list. */
+  function eachName(names: string[], each: (name: string) => void): void {
+    for (let i = 0; i < names.length; i++) each(names[i]!);
+  }
+
   function forRun(token: string, events: RunEventHooks): RunFacades {
-    const call = (fields: object, method: string, args: unknown[]) =>
-      callAsync({ ...fields, op: "call", token, method, args: encodeArgs(args) });
-    const callNow = (fields: object, method: string, args: unknown[]) =>
-      callSync({ ...fields, op: "callSync", token, method, args: encodeArgs(args) });
-    const frames = (pageId: string, which: string, extra: object = {}) => callSync({ ...extra, op: "frames", token, pageId, which });
+    const message = (fields: object, op: string, method: string, args: unknown[]) => {
+      const m = create(null);
+      const keys = P.ObjectKeys(fields);
+      for (let i = 0; i < keys.length; i++) m[keys[i]!] = (fields as Record<string, unknown>)[keys[i]!];
+      m.op = op;
+      m.token = token;
+      m.method = method;
+      m.args = encodeArgs(args);
+      return m;
+    };
+    const call = (fields: object, method: string, args: unknown[]) => callAsync(message(fields, "call", method, args));
+    const callNow = (fields: object, method: string, args: unknown[]) => callSync(message(fields, "callSync", method, args));
+    const frames = (pageId: string, which: string, extra?: { frameId?: string; selector?: unknown }) => {
+      const m = record({ op: "frames", token, pageId, which }) as Record<string, unknown>;
+      if (extra?.frameId !== undefined) m.frameId = extra.frameId;
+      if (extra && "selector" in extra) m.selector = extra.selector;
+      return callSync(m);
+    };
 
     function chain(root: Root, steps: Step[], kind: "locator" | "frameLocator"): object {
       const f = create(null);
       const group = kind === "locator" ? spec.locator : spec.frameLocator;
-      for (const m of group.builders as string[]) f[m] = (...args: unknown[]) => chain(root, [...steps, { m, a: encodeArgs(args) }], "locator");
-      for (const m of group.toFrameLocator as string[]) f[m] = (...args: unknown[]) => chain(root, [...steps, { m, a: encodeArgs(args) }], "frameLocator");
+      eachName(group.builders, (m) => { f[m] = (...args: unknown[]) => chain(root, withStep(steps, m, args), "locator"); });
+      eachName(group.toFrameLocator, (m) => { f[m] = (...args: unknown[]) => chain(root, withStep(steps, m, args), "frameLocator"); });
       if (kind === "locator") {
-        for (const m of spec.locator.async as string[]) {
-          f[m] = (...args: unknown[]) => call({ target: "locator", pageId: root.pageId, frameId: root.frameId, steps }, m, args);
-        }
+        const target = record({ target: "locator", pageId: root.pageId, frameId: root.frameId, steps });
+        eachName(spec.locator.async, (m) => { f[m] = (...args: unknown[]) => call(target, m, args); });
       }
       freeze(f);
       const where = root.frameId === null ? root.pageId : `${root.pageId}/${root.frameId}`;
-      tag(f, `[${kind === "locator" ? "Locator" : "FrameLocator"} ${where}${describeSteps(steps)}]`, { __bwLocator: { pageId: root.pageId, frameId: root.frameId, steps } });
+      tag(f, `[${kind === "locator" ? "Locator" : "FrameLocator"} ${where}${describeSteps(steps)}]`, record({ __bwLocator: record({ pageId: root.pageId, frameId: root.frameId, steps }) }));
       return f;
     }
 
     function addRoots(target: Record<string, unknown>, root: Root): void {
-      for (const m of spec.page.roots as string[]) {
-        target[m] = (...args: unknown[]) => chain(root, [{ m, a: encodeArgs(args) }], m === "frameLocator" ? "frameLocator" : "locator");
-      }
+      eachName(spec.page.roots, (m) => {
+        target[m] = (...args: unknown[]) => chain(root, withStep(record([]), m, args), m === "frameLocator" ? "frameLocator" : "locator");
+      });
     }
 
     const frameFacades = new MapCtor<string, object>();
     function frameFacade(pageId: string, frameId: string): object {
       const key = `${pageId}/${frameId}`;
-      const known = apply(mapGet, frameFacades, [key]);
-      if (known) return known as object;
+      const known = MapPrototypeGet(frameFacades, key);
+      if (known) return known;
       const f = create(null);
-      const fields = { target: "frame", pageId, frameId };
-      for (const m of spec.frame.async as string[]) f[m] = (...args: unknown[]) => call(fields, m, args);
-      for (const m of spec.frame.sync as string[]) f[m] = (...args: unknown[]) => callNow(fields, m, args);
-      addRoots(f, { pageId, frameId });
+      const fields = record({ target: "frame", pageId, frameId });
+      eachName(spec.frame.async, (m) => { f[m] = (...args: unknown[]) => call(fields, m, args); });
+      eachName(spec.frame.sync, (m) => { f[m] = (...args: unknown[]) => callNow(fields, m, args); });
+      addRoots(f, record({ pageId, frameId }));
       f.parentFrame = () => {
-        const id = frames(pageId, "parent", { frameId });
+        const id = frames(pageId, "parent", record({ frameId }));
         return id === null ? null : frameFacade(pageId, id);
       };
-      f.childFrames = () => frameList(pageId, frames(pageId, "children", { frameId }));
+      f.childFrames = () => frameList(pageId, frames(pageId, "children", record({ frameId })));
       f.page = () => pageFacade(pageId);
       f.pageId = pageId;
       f.frameId = frameId;
       freeze(f);
       tag(f, `[Frame ${pageId}/${frameId}]`);
-      apply(mapSet, frameFacades, [key, f]);
+      MapPrototypeSet(frameFacades, key, f);
       return f;
     }
 
     function frameList(pageId: string, ids: string[]): object[] {
       const out: object[] = [];
-      for (const id of ids) out.push(frameFacade(pageId, id));
+      for (let i = 0; i < ids.length; i++) push(out, frameFacade(pageId, ids[i]!));
       return out;
     }
 
     function checkHandler(event: unknown, handler: unknown): string {
-      const name = String(event);
-      if ((spec.page.events as string[]).indexOf(name) === -1) {
-        throw makeError("Error", `page.on(${stringify(name)}) is not available to snippets: only ${(spec.page.events as string[]).join(", ")}`);
+      const name = toStr(event);
+      if (indexOf(spec.page.events, name) === -1) {
+        throw makeError("Error", `page.on(${stringify(name)}) is not available to snippets: only ${join(spec.page.events, ", ")}`);
       }
       if (typeof handler !== "function") throw makeError("TypeError", "the event handler must be a function");
       return name;
@@ -116,38 +139,39 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
 
     const pageFacades = new MapCtor<string, object>();
     function pageFacade(pageId: string): object {
-      const known = apply(mapGet, pageFacades, [pageId]);
-      if (known) return known as object;
+      const known = MapPrototypeGet(pageFacades, pageId);
+      if (known) return known;
       const p = create(null);
-      const fields = { target: "page", pageId };
-      for (const m of spec.page.async as string[]) p[m] = (...args: unknown[]) => call(fields, m, args);
-      for (const m of spec.page.sync as string[]) p[m] = (...args: unknown[]) => callNow(fields, m, args);
-      addRoots(p, { pageId, frameId: null });
+      const fields = record({ target: "page", pageId });
+      eachName(spec.page.async, (m) => { p[m] = (...args: unknown[]) => call(fields, m, args); });
+      eachName(spec.page.sync, (m) => { p[m] = (...args: unknown[]) => callNow(fields, m, args); });
+      addRoots(p, record({ pageId, frameId: null }));
       const keyboard = create(null), mouse = create(null);
-      for (const m of spec.keyboard.async as string[]) keyboard[m] = (...args: unknown[]) => call({ target: "keyboard", pageId }, m, args);
-      for (const m of spec.mouse.async as string[]) mouse[m] = (...args: unknown[]) => call({ target: "mouse", pageId }, m, args);
+      const keyboardFields = record({ target: "keyboard", pageId }), mouseFields = record({ target: "mouse", pageId });
+      eachName(spec.keyboard.async, (m) => { keyboard[m] = (...args: unknown[]) => call(keyboardFields, m, args); });
+      eachName(spec.mouse.async, (m) => { mouse[m] = (...args: unknown[]) => call(mouseFields, m, args); });
       p.keyboard = freeze(keyboard);
       p.mouse = freeze(mouse);
       tag(p.keyboard, `[Keyboard ${pageId}]`);
       tag(p.mouse, `[Mouse ${pageId}]`);
       p.on = (event: unknown, handler: (e: unknown) => unknown) => { events.add(pageId, checkHandler(event, handler), handler, false); return p; };
       p.once = (event: unknown, handler: (e: unknown) => unknown) => { events.add(pageId, checkHandler(event, handler), handler, true); return p; };
-      p.off = (event: unknown, handler: (e: unknown) => unknown) => { events.remove(pageId, String(event), handler); return p; };
+      p.off = (event: unknown, handler: (e: unknown) => unknown) => { events.remove(pageId, toStr(event), handler); return p; };
       p.frames = () => frameList(pageId, frames(pageId, "all"));
       p.mainFrame = () => frameFacade(pageId, frames(pageId, "main"));
       p.frame = (selector: unknown) => {
-        const id = frames(pageId, "find", { selector: encodeArgs([selector])[0] });
+        const id = frames(pageId, "find", record({ selector: encodeArgs([selector])[0] }));
         return id === null ? null : frameFacade(pageId, id);
       };
       p.pageId = pageId;
       freeze(p);
       tag(p, `[Page ${pageId}]`);
-      apply(mapSet, pageFacades, [pageId, p]);
+      MapPrototypeSet(pageFacades, pageId, p);
       return p;
     }
 
-    return freeze({ page: pageFacade, frame: frameFacade });
+    return freeze(record({ page: pageFacade, frame: frameFacade }));
   }
 
-  return freeze({ forRun });
+  return freeze(record({ forRun }));
 }

@@ -1,13 +1,17 @@
-// One vm context per session: code generation off, the bootstrap installed,
-// and the two host functions that are its only way out. Messages from the
-// context are strings in both directions; a host error never crosses as an
-// object (its constructor chain would lead to the host's Function).
+// One vm context per session: code generation off, the error hooks pinned and
+// the primordials captured before anything else, the bootstrap installed, and
+// the two host functions that are its only way out. Messages from the context
+// are strings in both directions; a host error never crosses as an object
+// (its constructor chain would lead to the host's Function), and nothing the
+// context returns or throws is ever read, formatted or inspected here.
 import vm from "node:vm";
 import { sandboxBootstrap, type ContextApi, type ContextParts, type HostAsync, type HostSync } from "./bootstrap.js";
 import { compileScript, type CompiledSnippet } from "./compile.js";
 import { contextBuiltins } from "./context-builtins.js";
 import { contextEvents } from "./context-events.js";
 import { contextFacades } from "./context-facades.js";
+import { contextPrimordials } from "./context-primordials.js";
+import { contextValues } from "./context-values.js";
 import { FACADE_SPEC } from "./facade-spec.js";
 import { pureCall } from "./host-pure.js";
 import { ScriptCache } from "./script-cache.js";
@@ -75,7 +79,11 @@ export class SnippetContext {
     // Each part is compiled from its own source text, so everything it makes belongs to the context.
     const compileInContext = <T>(fn: T, filename: string): T =>
       new vm.Script(`(${String(fn)})`, { filename }).runInContext(this.context) as T;
+    // The primordials run first: they pin the error hooks before any other code of the context exists.
+    const primordials = compileInContext(contextPrimordials, "betterwright-primordials.js")();
     const parts: ContextParts = {
+      primordials,
+      values: compileInContext(contextValues, "betterwright-values.js"),
       builtins: compileInContext(contextBuiltins, "betterwright-builtins.js"),
       facades: compileInContext(contextFacades, "betterwright-facades.js"),
       events: compileInContext(contextEvents, "betterwright-events.js"),
@@ -89,21 +97,38 @@ export class SnippetContext {
     return this.scripts.get(`${filename}\n${code}`, () => compileScript(code, options)).runInContext(this.context) as CompiledSnippet;
   }
 
-  run(compiled: CompiledSnippet, token: string): void {
-    this.api.run(compiled, token);
+  // Each entry below calls into the context, where a snippet may have left
+  // getters, proxies or replaced built-ins behind. They return normally
+  // whatever happens there, and never look at what was thrown.
+
+  /** Starts the run; false when the context refused to (the run then ends at its deadline). */
+  run(compiled: CompiledSnippet, token: string): boolean {
+    return contained(() => this.api.run(compiled, token));
   }
 
   fireTimer(id: number): void {
-    this.api.fire(id);
+    contained(() => this.api.fire(id));
   }
 
   /** Drops the run's timers and event handlers inside the context. */
   endRun(token: string): void {
-    this.api.end(token);
+    contained(() => this.api.end(token));
   }
 
   /** Hands a page event to the run's handlers; false when it has none for it. */
   emit(token: string, event: Record<string, unknown>): boolean {
-    return this.api.emit(token, JSON.stringify(event));
+    let delivered = false;
+    contained(() => { delivered = this.api.emit(token, JSON.stringify(event)) === true; });
+    return delivered;
+  }
+}
+
+/** Runs a call into the context; true when it returned. What it threw stays unread. */
+function contained(call: () => void): boolean {
+  try {
+    call();
+    return true;
+  } catch {
+    return false;
   }
 }
