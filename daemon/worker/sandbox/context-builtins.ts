@@ -13,6 +13,8 @@ export type ErrorMaker = (name: string, message: string) => Error;
 
 export function contextBuiltins(pure: PureCall, makeError: ErrorMaker): Record<string, unknown> {
   "use strict";
+  // The globals these use, taken once while the context is built: a snippet that replaces one later changes nothing here.
+  const { String, Array, Object, Map, Set, Date, RegExp, Boolean, Number, ArrayBuffer, DataView, Promise, WeakMap, WeakSet, Symbol } = globalThis;
   const freeze = Object.freeze;
   const fromCharCode = String.fromCharCode;
   const U8 = Uint8Array;
