@@ -14,6 +14,8 @@ export interface CliOptions {
   input?: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Run on a pseudo-terminal (util-linux `script`), as a person would: stderr then arrives on stdout too, lines end in LF. */
+  terminal?: boolean;
 }
 
 export interface CliResult {
@@ -98,9 +100,18 @@ export interface StartedCli {
   result: Promise<CliResult>;
 }
 
+const shellQuote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+
+function spawnCli(args: string[], options: CliOptions) {
+  const env = cleanEnv(options.home, options.env);
+  if (!options.terminal) return spawn(process.execPath, [CLI, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+  // -e: the command's exit code; -f: flush as it comes; no typescript file.
+  return spawn("script", ["-qefc", [process.execPath, CLI, ...args].map(shellQuote).join(" "), "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
+}
+
 /** Like runCli, but hands back the process too (to signal it while it runs). */
 export function startCli(args: string[], options: CliOptions): StartedCli {
-  const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv(options.home, options.env), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawnCli(args, options);
   const result = new Promise<CliResult>((resolve, reject) => {
     let stdout = "";
     let stderr = "";
@@ -112,6 +123,7 @@ export function startCli(args: string[], options: CliOptions): StartedCli {
     }, options.timeoutMs ?? 90_000);
     child.on("close", (code) => {
       clearTimeout(timer);
+      if (options.terminal) stdout = stdout.replace(/\r\n/g, "\n");
       let json: unknown;
       try {
         json = JSON.parse(stdout);
