@@ -14,6 +14,7 @@ import type { RpcCaller } from "../shared/rpc-client.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import { connectSocket } from "./transport.js";
 import { isProcessAlive } from "../shared/process-alive.js";
+import { checkSocket } from "../shared/secure-fs.js";
 
 const CONNECT_RETRY_MS = 50;
 const WAIT_FOR_DAEMON_MS = 15_000;
@@ -30,7 +31,13 @@ export interface DaemonConnection {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A connection to the daemon, or undefined when none listens. Nothing is sent
+ * unless the socket and its folder are ours alone (UNSAFE_PATH otherwise):
+ * the first lines carry snippets and vault secrets.
+ */
 async function tryConnect(socketPath: string): Promise<RpcCaller | undefined> {
+  if (!checkSocket(socketPath)) return undefined;
   try {
     return await connectSocket(socketPath);
   } catch (error) {

@@ -1,20 +1,21 @@
 // Starting a daemon: detached, its settings on stdin, its stderr into its own
 // log file, its readiness (or the reason it could not start) on fd 3.
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
 import { BwError } from "../shared/errors.js";
 import type { HomeLayout } from "../shared/paths.js";
 import { describeFsError, storageCode } from "../shared/fs-problem.js";
-import { ensurePrivateDir } from "../shared/secure-fs.js";
+import { prepareHome } from "../shared/home-check.js";
+import { openPrivateFile, readPrivateFile } from "../shared/secure-fs.js";
 
 const DAEMON_MAIN = fileURLToPath(new URL("../daemon/main.js", import.meta.url));
 export const DAEMON_START_TIMEOUT_MS = 15_000;
 
 function logTail(file: string, bytes = 2000): string {
   try {
-    const text = readFileSync(file, "utf8");
+    const text = readPrivateFile(file);
     return text.slice(-bytes).trim();
   } catch {
     return "";
@@ -24,9 +25,10 @@ function logTail(file: string, bytes = 2000): string {
 export async function spawnDaemon(layout: HomeLayout, bootstrap: DaemonBootstrap, env: NodeJS.ProcessEnv): Promise<DaemonReadiness> {
   let logFd: number;
   try {
-    ensurePrivateDir(layout.home);
-    logFd = openSync(layout.logPath, "a", 0o600);
+    prepareHome(layout);
+    logFd = openPrivateFile(layout.logPath);
   } catch (error) {
+    if (error instanceof BwError) throw error;
     // A home that is no folder is a usage error; a full or read-only one is the machine's.
     const badPath = ["ENOTDIR", "EEXIST", "ENOENT", "ENAMETOOLONG", "ELOOP"].includes(storageCode(error) ?? "");
     throw new BwError(badPath ? "INVALID_ARGUMENT" : "DAEMON_UNAVAILABLE", `the daemon cannot start: ${describeFsError(error, "write", layout.logPath)}`);

@@ -11,7 +11,8 @@ import { describeFsError } from "../shared/fs-problem.js";
 import { layoutFor, type HomeLayout } from "../shared/paths.js";
 import type { DaemonIdentity, StatusResult } from "../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../shared/rpc.js";
-import { ensurePrivateDir, makePrivate, writeFileAtomic } from "../shared/secure-fs.js";
+import { prepareHome } from "../shared/home-check.js";
+import { checkSocket, ensurePrivateDir, makePrivate, writeFileAtomic } from "../shared/secure-fs.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import { ArtifactService } from "./artifacts/artifact-service.js";
 import type { NetworkPolicy } from "../shared/policy/index.js";
@@ -86,7 +87,8 @@ export class Daemon {
     this.emptySince = this.startedAt;
     this.defaultTimeoutMs = options.defaultTimeoutMs;
     this.layout = layoutFor(options.home, options.profile);
-    ensurePrivateDir(this.layout.home);
+    // Another user's home, or one others can write, could hand our socket, logs and files to them.
+    prepareHome(this.layout);
     this.serving = options.serve !== false;
     this.log = new Logger(this.serving ? this.layout.logPath : path.join(this.layout.home, `inprocess-${process.pid}.log`));
     this.vault = new VaultService({ home: this.layout.home, now: this.now });
@@ -121,15 +123,14 @@ export class Daemon {
 
   /** Resolves true when this daemon serves, false when another daemon already holds the profile. */
   async start(): Promise<boolean> {
-    ensurePrivateDir(this.layout.home);
-    ensurePrivateDir(this.layout.profileDir);
+    ensurePrivateDir(this.layout.profileDir, this.layout.home);
     this.lock = await acquireProfileLock(this.layout.profileDir, this.layout.profileLockPath, (error) => {
       this.log.write(`profile lock compromised: ${error.message}; shutting down`);
       this.requestStop("profile lock compromised");
     });
     if (!this.serving) {
       if (!this.lock) {
-        ensurePrivateDir(this.layout.runtimeDir);
+        ensurePrivateDir(this.layout.runtimeDir, this.layout.home);
         this.ephemeralDir = mkdtempSync(path.join(this.layout.runtimeDir, `${this.layout.profile}-`));
         this.log.write(`profile ${this.layout.profile} is locked by another process; using the ephemeral profile ${this.ephemeralDir}`);
       }
@@ -138,8 +139,13 @@ export class Daemon {
       return true;
     }
     if (!this.lock) return false;
-    prepareSocketDir(this.layout.socketPath, this.layout.home);
-    removeStaleSocket(this.layout.socketPath);
+    try {
+      prepareSocketDir(this.layout.socketPath, this.layout.home);
+      removeStaleSocket(this.layout.socketPath);
+    } catch (error) {
+      await this.lock.release();
+      throw error;
+    }
     this.server = net.createServer((socket) => this.accept(socket));
     await new Promise<void>((resolve, reject) => {
       this.server!.once("error", reject);
@@ -148,12 +154,15 @@ export class Daemon {
     this.server.on("error", (error) => this.log.write(`server error: ${error.message}`));
     try {
       makePrivate(this.layout.socketPath);
+      // What clients will check before they send anything.
+      checkSocket(this.layout.socketPath);
       writeFileAtomic(this.layout.infoPath, `${JSON.stringify(this.infoFile(), null, 2)}\n`);
     } catch (error) {
       // Half started (a full or read-only disk): leave no socket a client would take for a live daemon.
       this.server.close();
       rmSync(this.layout.socketPath, { force: true });
       await this.lock.release().catch(() => {});
+      if (error instanceof BwError) throw error;
       throw new BwError("DAEMON_UNAVAILABLE", `the daemon cannot start: ${describeFsError(error, "write", this.layout.infoPath)}`);
     }
     this.reaper = setInterval(() => this.reap(), REAPER_INTERVAL_MS);

@@ -9,6 +9,7 @@ import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
 import { validateBootstrap } from "../shared/bootstrap.js";
 import type { DaemonSettings } from "../shared/config.js";
 import { toBwError } from "../shared/errors.js";
+import { prepareHome } from "../shared/home-check.js";
 import { layoutFor } from "../shared/paths.js";
 import type { Daemon } from "./daemon.js";
 import { discardWorker, spawnWorker, type SpawnedWorker } from "./worker-spawn.js";
@@ -28,9 +29,12 @@ function report(readiness: DaemonReadiness): void {
 /** The worker's process, not yet initialised: it gets worker.init only if this daemon takes the lock. */
 function startEarlyWorker(bootstrap: DaemonBootstrap): SpawnedWorker | undefined {
   try {
-    return spawnWorker(layoutFor(bootstrap.home, bootstrap.profile).browserEnvDir, process.env);
+    const layout = layoutFor(bootstrap.home, bootstrap.profile);
+    // Nothing goes into a home another user could change; the Daemon's constructor checks it again.
+    prepareHome(layout);
+    return spawnWorker(layout.browserEnvDir, process.env);
   } catch {
-    // A home we cannot write: the daemon's own start reports why; a later call spawns the worker as usual.
+    // A home we cannot write or must not use: the daemon's own start reports why; a later call spawns the worker as usual.
     return undefined;
   }
 }

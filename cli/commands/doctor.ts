@@ -5,7 +5,10 @@ import type { Argv } from "yargs";
 import { connectExisting } from "../../client/daemon-client.js";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import type { Settings } from "../../shared/config.js";
-import { layoutFor } from "../../shared/paths.js";
+import { BwError } from "../../shared/errors.js";
+import { homeProblem } from "../../shared/home-check.js";
+import type { PathProblem } from "../../shared/path-trust.js";
+import { layoutFor, type HomeLayout } from "../../shared/paths.js";
 import { Status } from "../../shared/protocol/index.js";
 import { PACKAGE_VERSION } from "../../shared/version.js";
 import type { CliContext } from "../context.js";
@@ -26,7 +29,11 @@ function nodeCheck(): Check {
   return { name: "node", ok, detail: `Node.js ${process.versions.node}`, ...(ok ? {} : { fix: "install Node.js 20.19 or newer" }) };
 }
 
-function homeCheck(home: string): Check {
+function homeCheck(layout: HomeLayout): Check {
+  const { home } = layout;
+  // Another user's home, or one others can write, is refused by every call: say what to fix.
+  const problem = homeProblem(layout);
+  if (problem) return { name: "home", ok: false, detail: `${problem.path} ${problem.reason}`, fix: problem.fix };
   try {
     const stat = statSync(home);
     accessSync(home, constants.W_OK);
@@ -48,7 +55,7 @@ function browserCheck(settings: Settings): Check {
 
 export async function runChecks(settings: Settings): Promise<{ checks: Check[]; daemon: unknown }> {
   const layout = layoutFor(settings.home, settings.profile);
-  const checks = [nodeCheck(), homeCheck(settings.home), browserCheck(settings)];
+  const checks = [nodeCheck(), homeCheck(layout), browserCheck(settings)];
   const socketBytes = Buffer.byteLength(layout.socketPath);
   checks.push({
     name: "socket",
@@ -57,6 +64,11 @@ export async function runChecks(settings: Settings): Promise<{ checks: Check[]; 
   });
   let daemon: unknown = null;
   const connection = await connectExisting(layout).catch((error: Error) => {
+    if (error instanceof BwError && error.code === "UNSAFE_PATH") {
+      const problem = error.details as PathProblem;
+      checks.push({ name: "daemon", ok: false, detail: `not asked: ${problem.path} ${problem.reason}`, fix: problem.fix });
+      return undefined;
+    }
     checks.push({ name: "daemon", ok: false, detail: `cannot talk to the daemon: ${error.message}`, fix: `betterwright${settings.profile === "default" ? "" : ` --profile ${settings.profile}`} close --all` });
     return undefined;
   });

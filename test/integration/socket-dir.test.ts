@@ -38,7 +38,7 @@ describe("the short-socket fallback folder", () => {
     const target = path.join(root, "elsewhere");
     mkdirSync(target, { mode: 0o700 });
     symlinkSync(target, dir);
-    expect(() => prepareSocketDir(socket, home)).toThrow(expect.objectContaining({ code: "DAEMON_UNAVAILABLE" }));
+    expect(() => prepareSocketDir(socket, home)).toThrow(expect.objectContaining({ code: "UNSAFE_PATH" }));
     expect(lstatSync(dir).isSymbolicLink()).toBe(true);
     expect(existsSync(socket)).toBe(false);
   });
@@ -53,13 +53,13 @@ describe("the short-socket fallback folder", () => {
   it.each([0o750, 0o705, 0o777, 0o1777])("refuses a folder of ours with mode %o", (mode) => {
     mkdirSync(dir);
     chmodSync(dir, mode);
-    expect(() => prepareSocketDir(socket, home)).toThrow(expect.objectContaining({ code: "DAEMON_UNAVAILABLE", message: expect.stringContaining(dir) }));
+    expect(() => prepareSocketDir(socket, home)).toThrow(expect.objectContaining({ code: "UNSAFE_PATH", message: expect.stringContaining(dir) }));
   });
 
   it.runIf(asRoot)("refuses a 0700 folder owned by another user", () => {
     mkdirSync(dir, { mode: 0o700 });
     chownSync(dir, NOBODY, NOBODY);
-    expect(() => prepareSocketDir(socket, home)).toThrow(expect.objectContaining({ code: "DAEMON_UNAVAILABLE" }));
+    expect(() => prepareSocketDir(socket, home)).toThrow(expect.objectContaining({ code: "UNSAFE_PATH" }));
     chownSync(dir, 0, 0);
     expect(() => prepareSocketDir(socket, home)).not.toThrow();
   });
