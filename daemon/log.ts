@@ -1,6 +1,7 @@
 // The daemon's one logger: lines go to its own log file (rotated once past
 // 4 MiB), each passed through the redaction hook first.
-import { closeSync, openSync, renameSync, statSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, renameSync, writeSync } from "node:fs";
+import { openPrivateFile } from "../shared/secure-fs.js";
 
 export const MAX_LOG_BYTES = 4 * 1024 * 1024;
 
@@ -12,8 +13,8 @@ export class Logger {
   private redact: Redact = (t) => t;
 
   constructor(readonly file: string, private readonly maxBytes: number = MAX_LOG_BYTES) {
-    this.fd = openSync(file, "a", 0o600);
-    this.bytes = statSync(file).size;
+    this.fd = openPrivateFile(file);
+    this.bytes = fstatSync(this.fd).size;
   }
 
   /** The fd to hand a child process as its stdout/stderr. */
@@ -38,7 +39,7 @@ export class Logger {
   private rotate(): void {
     closeSync(this.fd);
     renameSync(this.file, `${this.file}.1`);
-    this.fd = openSync(this.file, "a", 0o600);
+    this.fd = openPrivateFile(this.file);
     this.bytes = 0;
   }
 

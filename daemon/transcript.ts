@@ -1,12 +1,15 @@
 // A session's transcript: append-only JSONL, one line per finished exec,
 // rotated to transcript.1.jsonl past TRANSCRIPT_ROTATE_BYTES (one older file
 // is kept). Lines are written before the caller hears back.
-import { appendFileSync, closeSync, fstatSync, openSync, readSync, renameSync, statSync, truncateSync } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, readSync, renameSync, writeSync } from "node:fs";
 import path from "node:path";
-import { ensurePrivateDir } from "../shared/secure-fs.js";
+import { ensurePrivateDir, openPrivateFile } from "../shared/secure-fs.js";
 import { lastSeqOf, readTranscript, rotatedPath, TRANSCRIPT_ROTATE_BYTES, type TranscriptEntry } from "../shared/transcript-format.js";
 
 export type { TranscriptEntry } from "../shared/transcript-format.js";
+
+/** Read (for the torn-tail check) and append, never through a link. */
+const APPEND_AND_READ = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
 
 export const MAX_PREVIEW_CHARS = 2000;
 
@@ -15,30 +18,16 @@ export function preview(value: unknown): string {
   return text.length > MAX_PREVIEW_CHARS ? `${text.slice(0, MAX_PREVIEW_CHARS)}…` : text;
 }
 
-function endsTorn(file: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return false;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return false;
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    return last[0] !== 0x0a;
-  } finally {
-    closeSync(fd);
-  }
+function endsTorn(fd: number, size: number): boolean {
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
 }
 
-function sizeOf(file: string): number {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done);
 }
 
 export class Transcript {
@@ -56,33 +45,45 @@ export class Transcript {
     return lastSeqOf(this.file);
   }
 
+  /** Opens the file for appending; a folder removed since the last append is made again. */
+  private open(): number {
+    try {
+      return openPrivateFile(this.file, APPEND_AND_READ);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      ensurePrivateDir(path.dirname(this.file));
+      return openPrivateFile(this.file, APPEND_AND_READ);
+    }
+  }
+
   append(entry: TranscriptEntry): void {
     // Once per transcript, not per line: mkdir of an existing folder costs a thrown error and a stat.
     if (!this.dirReady) ensurePrivateDir(path.dirname(this.file));
     this.dirReady = true;
     const line = `${JSON.stringify(entry)}\n`;
-    let before = sizeOf(this.file);
-    if (before + line.length > this.rotateBytes && before > 0) {
-      renameSync(this.file, rotatedPath(this.file));
-      this.tailChecked = true;
-      before = 0;
-    }
-    // A torn line left by a crash must not swallow this one: start on a fresh line.
-    const lead = !this.tailChecked && endsTorn(this.file) ? "\n" : "";
-    this.tailChecked = true;
+    let fd = this.open();
     try {
-      try {
-        appendFileSync(this.file, `${lead}${line}`, { mode: 0o600 });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-        ensurePrivateDir(path.dirname(this.file));
-        appendFileSync(this.file, `${lead}${line}`, { mode: 0o600 });
+      let before = fstatSync(fd).size;
+      if (before + line.length > this.rotateBytes && before > 0) {
+        closeSync(fd);
+        renameSync(this.file, rotatedPath(this.file));
+        fd = this.open();
+        this.tailChecked = true;
+        before = 0;
       }
-    } catch (error) {
-      // A full disk may have taken part of the line: cut it back off, and check the tail next time.
-      try { truncateSync(this.file, before); } catch { /* read-only: the reader skips a torn line */ }
-      this.tailChecked = false;
-      throw error;
+      // A torn line left by a crash must not swallow this one: start on a fresh line.
+      const lead = !this.tailChecked && endsTorn(fd, before) ? "\n" : "";
+      this.tailChecked = true;
+      try {
+        writeAll(fd, `${lead}${line}`);
+      } catch (error) {
+        // A full disk may have taken part of the line: cut it back off, and check the tail next time.
+        try { ftruncateSync(fd, before); } catch { /* read-only: the reader skips a torn line */ }
+        this.tailChecked = false;
+        throw error;
+      }
+    } finally {
+      closeSync(fd);
     }
   }
 }

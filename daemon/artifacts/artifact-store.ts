@@ -3,12 +3,12 @@
 // and applies plans (evictions) under the cross-process store lock. Files
 // whose names start with a dot are metadata: never counted, never evicted.
 import { randomBytes } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { BwError } from "../../shared/errors.js";
 import { nameProblem } from "../../shared/names.js";
 import type { ArtifactCaps, ArtifactKind, CommitResult, EvictedArtifact, ReserveResult } from "../../shared/protocol/artifacts.js";
-import { ensurePrivateDir, writeFileAtomic } from "../../shared/secure-fs.js";
+import { ensurePrivateDir, readPrivateFile, writeFileAtomic } from "../../shared/secure-fs.js";
 import {
   artifactFileName, emptyLedger, fileCapFor, liveLedger, planSpace, protectedRels, repin, withPins,
   type Ledger, type Reservation, type StoredFile,
@@ -116,7 +116,7 @@ export class ArtifactStore {
 
   readLedger(): Ledger {
     try {
-      const raw = JSON.parse(readFileSync(path.join(this.root, LEDGER_FILE), "utf8")) as Partial<Ledger>;
+      const raw = JSON.parse(readPrivateFile(path.join(this.root, LEDGER_FILE))) as Partial<Ledger>;
       const ledger = { reservations: Array.isArray(raw.reservations) ? raw.reservations : [], pins: Array.isArray(raw.pins) ? raw.pins : [] };
       return liveLedger(ledger, this.now(), this.isAlive);
     } catch (error) {
@@ -130,7 +130,8 @@ export class ArtifactStore {
   }
 
   private locked<T>(body: () => T): Promise<T> {
-    ensurePrivateDir(this.root);
+    // The store's parent (the home) is checked at the daemon's start; the store and its folders are ours alone.
+    ensurePrivateDir(this.root, path.dirname(this.root));
     return withStoreLock({
       target: this.root,
       lockPath: path.join(this.root, LOCK_DIR),
@@ -189,7 +190,7 @@ export class ArtifactStore {
         ledger = { ...ledger, reservations: ledger.reservations.map((r) => (r.id === existing.id ? reservation : r)) };
       } else {
         const name = artifactFileName(request.kind, now, randomBytes(4).toString("hex"), request.name, request.extension);
-        ensurePrivateDir(path.join(this.root, request.profile, request.session));
+        ensurePrivateDir(path.join(this.root, request.profile, request.session), this.root);
         reservation = {
           id: randomBytes(12).toString("hex"), profile: request.profile, session: request.session, kind: request.kind,
           rel: `${request.profile}/${request.session}/${name}`, bytes: request.bytes, pid: this.options.pid, runId: request.runId,

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { link, open, readdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { CREATE_NEW_NOFOLLOW } from "../../shared/secure-fs.js";
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -21,7 +22,7 @@ function tempPathFor(path: string): string {
 
 async function writeDurableTemp(path: string, data: Uint8Array): Promise<string> {
   const temp = tempPathFor(path);
-  const handle = await open(temp, "wx", FILE_MODE);
+  const handle = await open(temp, CREATE_NEW_NOFOLLOW, FILE_MODE);
   try {
     await handle.writeFile(data);
     await handle.sync();

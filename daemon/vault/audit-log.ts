@@ -4,6 +4,7 @@
 import { appendFile, readFile } from "node:fs/promises";
 import type { ErrorCode } from "../../shared/errors.js";
 import { VAULT_LIMITS, type VaultAuditAction } from "../../shared/protocol/vault.js";
+import { APPEND_NOFOLLOW, linkRefusal, READ_NOFOLLOW } from "../../shared/secure-fs.js";
 import { FILE_MODE } from "./atomic-file.js";
 
 export const AUDIT_ACTIONS = ["add", "update", "remove", "show", "fill", "generate", "commit", "discard"] as const satisfies readonly VaultAuditAction[];
@@ -35,17 +36,21 @@ function toLine(record: AuditRecord): string {
 
 /** One append(2) of one short line: concurrent writers' lines do not interleave (O_APPEND). */
 export async function appendAudit(path: string, record: AuditRecord): Promise<void> {
-  await appendFile(path, toLine(record), { mode: FILE_MODE, flag: "a" });
+  try {
+    await appendFile(path, toLine(record), { mode: FILE_MODE, flag: APPEND_NOFOLLOW });
+  } catch (error) {
+    throw linkRefusal(error, path);
+  }
 }
 
 /** The newest `limit` records, oldest first; unparseable lines (a torn tail) are skipped. */
 export async function readAudit(path: string, limit: number = DEFAULT_AUDIT_LIMIT): Promise<AuditRecord[]> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readFile(path, { encoding: "utf8", flag: READ_NOFOLLOW });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
+    throw linkRefusal(error, path);
   }
   const records: AuditRecord[] = [];
   for (const line of text.split("\n")) {

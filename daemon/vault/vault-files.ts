@@ -3,9 +3,10 @@
 // key; a write re-reads vault.enc inside the lock; a file that fails to decode
 // is never rewritten.
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { chmod, readFile, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { BwError } from "../../shared/errors.js";
+import { ensurePrivateDir, ensureTrustedDir, linkRefusal, READ_NOFOLLOW } from "../../shared/secure-fs.js";
 import { VAULT_FILE_NAMES } from "../../shared/protocol/vault.js";
 import { createFileExclusive, DIR_MODE, removeStaleTemps, writeFileAtomic } from "./atomic-file.js";
 import { decodeVault, encodeVault, VAULT_KEY_BYTES, type VaultTable } from "./vault-format.js";
@@ -36,16 +37,30 @@ export interface VaultStoreOptions {
   beforeCommit?: (tempPath: string) => Promise<void> | void;
 }
 
-/** Creates <home>/vault 0700 (and a missing home 0700), tightening a looser existing vault dir. */
+/**
+ * Creates <home>/vault 0700 (and a missing home 0700), tightening an existing
+ * vault dir others can read; one that is a link, another user's or writable by
+ * others is refused (UNSAFE_PATH): its key could be swapped or read.
+ */
 export async function ensureVaultDir(paths: VaultPaths): Promise<void> {
-  await mkdir(paths.dir, { recursive: true, mode: DIR_MODE });
+  ensureTrustedDir(dirname(paths.dir));
+  ensurePrivateDir(paths.dir, dirname(paths.dir));
   const info = await stat(paths.dir);
   if ((info.mode & 0o077) !== 0) await chmod(paths.dir, DIR_MODE);
 }
 
+/** A vault file's bytes, never through a link (a planted vault.key would pair our secrets with someone's key). */
+export async function readVaultFile(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path, { flag: READ_NOFOLLOW });
+  } catch (error) {
+    throw linkRefusal(error, path);
+  }
+}
+
 async function readOptional(path: string): Promise<Buffer | null> {
   try {
-    return await readFile(path);
+    return await readVaultFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
@@ -111,7 +126,7 @@ async function createKey(paths: VaultPaths): Promise<Buffer> {
   const key = randomBytes(VAULT_KEY_BYTES);
   if (await createFileExclusive(paths.key, key)) return key;
   // Only reachable if something outside the lock created it meanwhile: use theirs, never replace it.
-  const existing = await readFile(paths.key);
+  const existing = await readVaultFile(paths.key);
   if (existing.length !== VAULT_KEY_BYTES) throw new BwError("VAULT_CORRUPT", `${paths.key} is not ${VAULT_KEY_BYTES} bytes`);
   return existing;
 }
