@@ -2,17 +2,20 @@
 // requests. One loopback listener speaks SOCKS5 and HTTP CONNECT; every target is
 // authorized by name and by each resolved address, and only checked literals are
 // dialled. The policy itself lives in the daemon and is reached through `authorize`.
+// Only sockets of this process's uid are served (peer-check.ts).
 
 import { lookup } from "node:dns/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import type { Authorize, Resolve } from "./guard-decision.js";
 import { DEFAULT_MAX_HEADER_BYTES } from "./http-connect.js";
+import { preparePeerCheck, type PeerCheckOptions } from "./peer-check.js";
 import { handleConnection, type ConnectionConfig, type GuardCounters, type GuardProxyEvent } from "./proxy-connection.js";
 import { defaultDial, type Dial } from "./upstream-dial.js";
 
 export type { Authorize, GuardDecision, GuardTarget, Resolve } from "./guard-decision.js";
 export type { GuardProtocol, GuardProxyEvent, Refusal } from "./proxy-connection.js";
 export type { Dial, DialFailure } from "./upstream-dial.js";
+export type { PeerCheckOptions, ReadProcNet } from "./peer-check.js";
 
 export interface GuardProxyOptions {
   /** Asks the policy about one host or resolved address; in production an RPC to the daemon. Throwing denies. */
@@ -35,6 +38,12 @@ export interface GuardProxyOptions {
   maxHandshakeBytes?: number;
   /** Resolved addresses beyond this many are neither checked nor dialled. Default 16. */
   maxResolvedAddresses?: number;
+  /**
+   * Whose connections are served: the uid and the reader of /proc/net. Default:
+   * this process's uid. Where /proc/net cannot be read (not Linux), every local
+   * connection is served and one `peer-check-unavailable` event says so.
+   */
+  peers?: PeerCheckOptions;
   /** Logging and metrics hook; it must not throw, and if it does the error is swallowed. */
   onEvent?: (event: GuardProxyEvent) => void;
 }
@@ -81,7 +90,7 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     maxResolvedAddresses: options.maxResolvedAddresses ?? GUARD_PROXY_DEFAULTS.maxResolvedAddresses,
   };
   validateConfig(config);
-  const counters: GuardCounters = { connections: 0, active: 0, checks: 0, denied: 0, tunnels: 0, refused: 0 };
+  const counters: GuardCounters = { connections: 0, active: 0, checks: 0, denied: 0, tunnels: 0, refused: 0, peerRefused: 0 };
   const live = new Set<Socket>();
   let nextId = 1;
   let closing: Promise<void> | undefined;
@@ -103,13 +112,32 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
     socket.once("close", () => live.delete(socket));
   };
 
+  const peerCheck = await preparePeerCheck(options.peers);
+  if ("unavailable" in peerCheck) emit({ type: "peer-check-unavailable", reason: peerCheck.unavailable });
+  const serve = (client: Socket): void => {
+    // A client gone while it was checked has already had its 'close': serving it would count it live forever.
+    if (closing || client.destroyed) client.destroy();
+    else handleConnection(client, { id: nextId++, config, counters, track, emit });
+  };
+
   // allowHalfOpen lets a client's FIN travel through the tunnel while the answer is still coming back.
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     if (closing) {
       client.destroy();
       return;
     }
-    handleConnection(client, { id: nextId++, config, counters, track, emit });
+    if ("unavailable" in peerCheck) return serve(client);
+    // Nothing is read or written until the peer is known: what it sends waits in the socket.
+    client.on("error", () => {});
+    const refuse = (reason: string): void => {
+      counters.peerRefused += 1;
+      emit({ type: "peer-refused", remoteAddress: client.remoteAddress, remotePort: client.remotePort, reason });
+      client.destroy();
+    };
+    peerCheck.check(client).then(
+      (verdict) => (verdict.allowed ? serve(client) : refuse(verdict.reason)),
+      (error: unknown) => refuse(`the peer check failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
   });
   // After listen() succeeds, accept errors (EMFILE and the like) are per-connection trouble, not fatal.
   const onServerError = (): void => {};

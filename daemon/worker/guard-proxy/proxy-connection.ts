@@ -22,7 +22,11 @@ export type GuardProxyEvent =
   | { type: "dial-failed"; connectionId: number; address: string; port: number; failure: DialFailure; reason: string }
   | { type: "connected"; connectionId: number; protocol: GuardProtocol; host: string; port: number; address: string; durationMs: number }
   | { type: "protocol-error"; connectionId: number; protocol: GuardProtocol | "unknown"; reason: string }
-  | { type: "closed"; connectionId: number; bytesFromClient: number; bytesToClient: number; durationMs: number };
+  | { type: "closed"; connectionId: number; bytesFromClient: number; bytesToClient: number; durationMs: number }
+  /** A connection from a socket another user owns, closed unread and unanswered (the policy never hears of it). */
+  | { type: "peer-refused"; remoteAddress: string | undefined; remotePort: number | undefined; reason: string }
+  /** Once, at start: the peer check cannot work here, so any local user can connect. */
+  | { type: "peer-check-unavailable"; reason: string };
 
 export interface ConnectionConfig {
   authorize: Authorize;
@@ -44,6 +48,8 @@ export interface GuardCounters {
   denied: number;
   tunnels: number;
   refused: number;
+  /** Connections closed unanswered because another user's socket made them. */
+  peerRefused: number;
 }
 
 export interface ConnectionContext {

@@ -7,11 +7,14 @@ import type { BlockedRequest } from "../../../shared/envelope.js";
 import { CachedGuard, proxyTarget, type PolicyDecision, type RequestDetails } from "../../../shared/guard/index.js";
 import { GuardCheck as GuardCheckMethod } from "../../../shared/protocol/index.js";
 import type { RpcPeer } from "../../../shared/rpc.js";
-import { startGuardProxy, type Dial, type GuardDecision, type GuardProxy, type GuardProxyEvent, type GuardTarget, type Resolve } from "../guard-proxy/guard-proxy.js";
+import { startGuardProxy, type Dial, type GuardDecision, type GuardProxy, type GuardProxyEvent, type GuardTarget, type PeerCheckOptions, type Resolve } from "../guard-proxy/guard-proxy.js";
+import { rateLimitedLog } from "./rate-limited-log.js";
 import { installRouteLayer, type BlockedSink } from "./route-layer.js";
 
 /** A guard.check that takes longer than this denies (the proxy bounds its own checks the same way). */
 export const GUARD_ASK_TIMEOUT_MS = 10_000;
+/** At most one log line per this interval about connections from other users' sockets. */
+export const PEER_REFUSED_LOG_INTERVAL_MS = 60_000;
 
 /** Asks the policy; in the worker, the daemon over the pipe. May reject, which denies. */
 export type GuardAskFn = (url: string, details: RequestDetails) => Promise<unknown>;
@@ -25,6 +28,8 @@ export interface BrowserGuardOptions {
   resolve?: Resolve;
   dial?: Dial;
   now?: () => number;
+  /** Whose sockets the proxy serves (default: this process's uid, through /proc/net). */
+  peers?: PeerCheckOptions;
 }
 
 /** The production ask: the daemon's guard.check over the worker's pipe. */
@@ -37,9 +42,11 @@ export class BrowserGuard {
   readonly #options: BrowserGuardOptions;
   #proxy: Promise<GuardProxy> | undefined;
   #sink: BlockedSink | undefined;
+  readonly #logPeerRefused: (line: string) => void;
 
   constructor(options: BrowserGuardOptions) {
     this.#options = options;
+    this.#logPeerRefused = rateLimitedLog((line) => options.log?.(line), PEER_REFUSED_LOG_INTERVAL_MS, options.now ?? Date.now);
     this.cache = new CachedGuard({ ask: options.ask, ...(options.now ? { now: options.now } : {}) });
   }
 
@@ -63,6 +70,7 @@ export class BrowserGuard {
         onEvent: (event) => this.#onProxyEvent(event),
         ...(this.#options.resolve ? { resolve: this.#options.resolve } : {}),
         ...(this.#options.dial ? { dial: this.#options.dial } : {}),
+        ...(this.#options.peers ? { peers: this.#options.peers } : {}),
       });
       this.#proxy = starting;
       starting.catch(() => {
@@ -92,6 +100,13 @@ export class BrowserGuard {
   }
 
   #onProxyEvent(event: GuardProxyEvent): void {
+    // Another user's connection is not this browser's traffic: a log line, never a blocked entry.
+    if (event.type === "peer-refused") {
+      return this.#logPeerRefused(`guard proxy: closed a connection from ${event.remoteAddress ?? "?"}:${event.remotePort ?? "?"} unanswered: ${event.reason}`);
+    }
+    if (event.type === "peer-check-unavailable") {
+      return this.#options.log?.(`guard proxy: cannot tell whose connections it serves (${event.reason}); any local user can use it until the worker is contained`);
+    }
     if (event.type !== "refused" || event.refusal !== "denied") return;
     let url: string;
     try {
