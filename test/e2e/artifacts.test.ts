@@ -1,6 +1,7 @@
 // Artifacts end to end (CLI → daemon → worker → Chromium), one home and one
 // daemon: screenshots land where the envelope says with the stated size;
-// file arguments outside the artifact folder are refused; a 1 MB result is
+// file arguments outside the artifact folder, or naming its dot-named
+// metadata, are refused; a 1 MB result is
 // spilled behind the untrusted-data wrapper; downloads are accepted only for
 // an approved run, cancelled past the per-file cap, and recorded.
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
@@ -77,12 +78,14 @@ describe("artifacts", () => {
     expect(visibleFiles("shots")).toHaveLength(3);
   });
 
-  it("refuses file arguments outside the session's artifact folder, symlinks included", async () => {
+  it("refuses file arguments outside the session's artifact folder (symlinks included) and the store's metadata inside it", async () => {
     const dir = sessionDir("uploads");
     const first = await exec("uploads", `await page.goto(${JSON.stringify(server.url)}); return artifactPath("note.txt")`);
     expect(first.json.result).toBe(path.join(dir, "note.txt"));
     writeFileSync(path.join(dir, "note.txt"), "inside");
     symlinkSync("/etc/passwd", path.join(dir, "passwd-link"));
+    // The store's own metadata: a download history as an earlier approved run leaves it.
+    writeFileSync(path.join(dir, ".downloads.jsonl"), `${JSON.stringify({ id: "x", status: "rejected" })}\n`);
     const r = await exec("uploads", `
       const codeOf = async (fn) => { try { await fn(); return "accepted"; } catch (e) { return e.code ?? e.message; } };
       return {
@@ -91,11 +94,14 @@ describe("artifacts", () => {
         symlink: await codeOf(() => page.locator("#f").setInputFiles(artifactPath("passwd-link"))),
         traversal: await codeOf(() => page.setInputFiles("#f", "../uploads/../../../../etc/passwd")),
         badName: await codeOf(() => artifactPath("../escape")),
+        metadata: await codeOf(() => page.setInputFiles("#f", ".downloads.jsonl")),
+        metadataAround: await codeOf(() => page.locator("#f").setInputFiles("../uploads/.downloads.jsonl")),
         inside: await codeOf(() => page.setInputFiles("#f", artifactPath("note.txt"))),
         chosen: await page.evaluate(() => [...document.getElementById("f").files].map((f) => f.name)),
       };`);
     expect(r.json.result).toEqual({
       etc: "INVALID_ARGUMENT", viaLocator: "INVALID_ARGUMENT", symlink: "INVALID_ARGUMENT", traversal: "INVALID_ARGUMENT", badName: "INVALID_ARGUMENT",
+      metadata: "INVALID_ARGUMENT", metadataAround: "INVALID_ARGUMENT",
       inside: "accepted", chosen: ["note.txt"],
     });
   });

@@ -119,6 +119,18 @@ describe("paths a snippet may name", () => {
       expect(() => resolveInside(dir, bad)).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
     }
     expect(checkFileArguments(() => dir, "page", "setInputFiles", ["#f", ["ok.txt"], {}])).toEqual(["#f", [path.join(dir, "ok.txt")], {}]);
+  });
+
+  it("file arguments never reach the store's dot-named metadata, however they are spelled", () => {
+    const dir = path.join(artifacts, "s3");
+    mkdirSync(path.join(dir, ".sub"), { recursive: true });
+    writeFileSync(path.join(dir, ".downloads.jsonl"), "{}\n");
+    writeFileSync(path.join(dir, ".sub", "f.txt"), "f");
+    symlinkSync(path.join(dir, ".downloads.jsonl"), path.join(dir, "history.txt"));
+    for (const bad of [".downloads.jsonl", "../s3/.downloads.jsonl", path.join(dir, ".downloads.jsonl"), "history.txt", ".sub/f.txt"]) {
+      expect(() => resolveInside(dir, bad), bad).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT", message: expect.stringContaining("metadata") }));
+    }
+    expect(() => safeArtifactPath(artifacts, "s3", ".downloads.jsonl")).toThrow(expect.objectContaining({ message: expect.stringContaining("metadata") }));
     expect(() => checkFileArguments(() => dir, "locator", "setInputFiles", ["/etc/passwd"])).toThrow(/outside/);
     expect(checkFileArguments(() => dir, "page", "click", ["/etc/passwd"])).toEqual(["/etc/passwd"]);
     expect(() => refuseFileArguments("frame", "setInputFiles", ["#f", "x"])).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));

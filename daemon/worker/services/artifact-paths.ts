@@ -1,7 +1,8 @@
 // Paths a snippet may name: `artifactPath(name)` and the file arguments it
 // hands Playwright (`setInputFiles`). Every one must resolve, symlinks
-// followed, to a regular file inside the session's own artifact folder;
-// anything else is INVALID_ARGUMENT before Playwright sees it.
+// followed, to a regular file inside the session's own artifact folder and
+// not to the store's dot-named metadata; anything else is INVALID_ARGUMENT
+// before Playwright sees it.
 import { lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { BwError } from "../../../shared/errors.js";
@@ -16,9 +17,16 @@ export const FILE_ARGUMENTS: readonly (readonly [string, string, number])[] = [
   ["locator", "setInputFiles", 0],
 ];
 
+/** Dot-names are the store's own metadata (`.downloads.jsonl`, `.incoming/`): never a snippet's to name or read. */
+function metadataProblem(components: readonly string[]): string | undefined {
+  return components.some((c) => c.startsWith(".")) ? "names starting with '.' are the artifact store's metadata" : undefined;
+}
+
 export function artifactNameProblem(name: unknown): string | undefined {
   if (typeof name !== "string" || name === "") return "a name must be a non-empty string";
   if (name.length > MAX_ARTIFACT_NAME_CHARS) return `a name may hold at most ${MAX_ARTIFACT_NAME_CHARS} characters`;
+  const metadata = metadataProblem([name]);
+  if (metadata !== undefined) return metadata;
   if (!SAFE_NAME.test(name)) return "a name may hold letters, digits, '.', '-', '_' and spaces, and starts with a letter or digit (no folders)";
   if (name.includes("..")) return "a name must not contain '..'";
   if (/[. ]$/.test(name)) return "a name must not end with '.' or a space";
@@ -63,6 +71,8 @@ export function resolveInside(dir: string, candidate: unknown): string {
   if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
     throw new BwError("INVALID_ARGUMENT", `${shown} resolves outside the session's artifact folder ${dir}; only files there may be passed to the browser`);
   }
+  const metadata = metadataProblem(rel.split(path.sep));
+  if (metadata !== undefined) throw new BwError("INVALID_ARGUMENT", `${shown} resolves to ${rel}: ${metadata}`);
   if (!statSync(real).isFile()) throw new BwError("INVALID_ARGUMENT", `${shown} is not a regular file`);
   return real;
 }
