@@ -3,18 +3,18 @@
 // facade call it makes throws, and its timers and event handlers never fire.
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
-import { BwError, toBwError } from "../../shared/errors.js";
+import { BwError, isErrorCode, toBwError } from "../../shared/errors.js";
 import type { ArtifactInfo, BlockedRequest, ConsoleEntry, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
 import { BlockedCollector } from "./guard/blocked-collector.js";
 import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
-import { RunTimers } from "./run-timers.js";
 import { TitleReuse } from "./page-titles.js";
 import { boundResult } from "./result-bound.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./sandbox/args.js";
-import { SnippetContext } from "./sandbox/context.js";
+import { Realm, type RealmLoss } from "./realm/realm.js";
+import type { ErrorShape } from "./realm/realm-messages.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
 import { snapshotFunction } from "./sandbox/snapshot.js";
 
@@ -23,6 +23,10 @@ export const MAX_CONSOLE_ENTRIES = 200;
 export const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
+/** How long a realm has to confirm the end of its run before it is taken for stuck and stopped. */
+export const REALM_END_GRACE_MS = 1500;
+/** A realm's heap limit: a snippet past it ends its own realm with LIMIT_EXCEEDED. */
+export const REALM_HEAP_MB = 1024;
 
 interface Run {
   token: string;
@@ -32,8 +36,7 @@ interface Run {
   console: ConsoleEntry[];
   artifacts: ArtifactInfo[];
   warnings: Warning[];
-  timers: RunTimers;
-  done: (outcome: { ok: boolean; value?: unknown; error?: { name: string; message: string } }) => void;
+  done: (outcome: { ok: boolean; value?: unknown; error?: ErrorShape }) => void;
   /** Browser calls in flight for this run. */
   inflight: Set<Promise<unknown>>;
   /** Stops waiting for the snippet (run.cancel); it is cut off like a timed-out one. */
@@ -49,10 +52,12 @@ export class WorkerSession {
   private readonly dispatch: FacadeDispatch;
   private readonly events: EventBridge;
   private readonly titles: TitleReuse;
-  private nextTimerId = 1;
   private run: Run | undefined;
   private settled: Promise<void> = Promise.resolve();
-  private readonly sandbox: SnippetContext;
+  private realm: Realm | undefined;
+  /** Why the last realm was lost, until the next run's envelope says so. */
+  private stateLost: RealmLoss | undefined;
+  private readonly scope: { async: string[]; sync: string[] };
   private closed = false;
   /** Counts browser losses (dropPages), so a run can tell that its browser died under it. */
   private browserLosses = 0;
@@ -78,13 +83,46 @@ export class WorkerSession {
       if (this.run && !this.run.over) this.run.warnings.push({ code: "LIMIT_EXCEEDED", message });
     });
     this.dispatch = new FacadeDispatch(this.pages, fileArgs);
-    // Handlers get control from an event: the watchdog marks it like any other entry.
-    this.events = new EventBridge((token, event) => { this.onEnter(this.name); return this.sandbox.emit(token, event); });
-    this.sandbox = new SnippetContext(name, {
-      sync: (m) => this.handleSync(m),
-      // Control returns to snippet code right after a host call settles: that is when a CPU loop can start.
-      async: (m) => this.handleAsync(m).finally(() => this.onEnter(this.name)),
-    }, scopeNames([...this.scopeFunctions.values()]));
+    this.events = new EventBridge((token, event) => {
+      if (!this.realm?.alive) return false;
+      this.realm.emit(token, event);
+      return true;
+    });
+    this.scope = scopeNames([...this.scopeFunctions.values()]);
+    // The realm's thread starts now, while the session's first page is made.
+    this.liveRealm();
+  }
+
+  /** The session's realm, started anew when the last one was lost. */
+  private liveRealm(): Realm {
+    if (this.realm?.alive) return this.realm;
+    const realm: Realm = new Realm({ session: this.name, scope: this.scope, consoleCap: MAX_CONSOLE_ENTRIES, heapMb: REALM_HEAP_MB }, {
+      sync: (m) => { this.onEnter(this.name); return this.handleSync(m); },
+      async: (m) => { this.onEnter(this.name); return this.handleAsync(m); },
+      note: (m) => { this.handleSync(m); },
+      console: (token, type, text) => {
+        if (this.run?.token === token && !this.run.over) this.pushConsole(this.run, { type, text, source: "snippet" });
+      },
+      limit: (token, message) => { if (this.run?.token === token) this.run.limits.add(message); },
+      done: (token, outcome) => { if (this.run?.token === token) this.run.done(outcome); },
+      lost: (reason) => this.realmLost(realm, reason),
+    });
+    this.realm = realm;
+    return realm;
+  }
+
+  /** A realm died or was stopped: its run ends (a heap bomb as LIMIT_EXCEEDED), and the next run says `state` was reset. */
+  private realmLost(realm: Realm, reason: RealmLoss): void {
+    if (this.realm === realm) this.realm = undefined;
+    if (this.closed) return;
+    this.stateLost = reason;
+    const run = this.run;
+    if (!run || run.over) return;
+    if (reason === "heap") {
+      run.done({ ok: false, error: { name: "Error", message: `the snippet ran out of memory (its realm's heap is limited to ${REALM_HEAP_MB} MiB)`, code: "LIMIT_EXCEEDED" } });
+    } else {
+      run.done({ ok: false, error: { name: "Error", message: "the snippet's realm stopped unexpectedly", code: "INTERNAL_ERROR" } });
+    }
   }
 
   async exec(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
@@ -108,11 +146,12 @@ export class WorkerSession {
     if (this.now() >= deadline) {
       return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", "the budget ran out while the previous run of this session settled").toJSON() });
     }
-    let compiled;
-    try {
-      compiled = this.sandbox.compile(code, `snippet-${this.name}.js`);
-    } catch (error) {
-      return finish({ ok: false, error: toBwError(error).toJSON() });
+    const realm = this.liveRealm();
+    if (this.stateLost) {
+      warnings.push({ code: "STATE_RESET", message: this.stateLost === "heap"
+        ? "the session's previous run ran out of memory: its realm was replaced, and `state` starts empty"
+        : "the session's previous run held its realm past its end: the realm was replaced, and `state` starts empty" });
+      this.stateLost = undefined;
     }
     try {
       await this.pages.ensure();
@@ -126,22 +165,22 @@ export class WorkerSession {
     const cancelled = new Promise<"cancelled">((resolve) => (resolveCancel = () => resolve("cancelled")));
     const lossMark = this.browserLosses;
     const limits = new Set<string>();
-    const timers = new RunTimers(() => this.nextTimerId++, (id) => { this.onEnter(this.name); this.sandbox.fireTimer(id); }, (message) => limits.add(message));
-    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, timers, inflight: new Set(), done: resolveDone, cancel: resolveCancel, blocked, limits };
+    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, inflight: new Set(), done: resolveDone, cancel: resolveCancel, blocked, limits };
     this.run = run;
     this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
-    this.onEnter(this.name);
-    if (!this.sandbox.run(compiled, run.token)) resolveDone({ ok: false, error: { name: "Error", message: "the snippet could not be started in its context" } });
+    realm.run(run.token, code, `snippet-${this.name}.js`);
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));
     const outcome = await Promise.race([done, timedOut, cancelled]);
     clearTimeout(timer);
-    this.endRun(run);
+    const ended = this.endRun(run);
     if (outcome === "timeout" || outcome === "cancelled") {
+      // The next run waits for the realm to confirm (or be replaced) and for the browser calls this one started.
       const calls = Promise.allSettled([...run.inflight]).then(() => undefined);
-      this.settled = Promise.race([done.then(() => undefined), calls, new Promise<void>((r) => setTimeout(r, SETTLE_GRACE_MS))]);
+      const browser = Promise.race([done.then(() => undefined), calls, new Promise<void>((r) => setTimeout(r, SETTLE_GRACE_MS))]);
+      this.settled = Promise.all([ended, browser]).then(() => undefined);
     }
     if (outcome === "cancelled") {
       return finish({ ok: false, error: new BwError("CANCELLED", "the run was cancelled").toJSON() });
@@ -153,7 +192,7 @@ export class WorkerSession {
       const value = outcome.value as { __bwUndefined?: boolean } | undefined;
       return finish(value && typeof value === "object" && value.__bwUndefined === true ? { ok: true } : { ok: true, result: outcome.value });
     }
-    const e = outcome.error ?? { name: "Error", message: "unknown error" };
+    const e: ErrorShape = outcome.error ?? { name: "Error", message: "unknown error" };
     // A navigation the guard refused keeps its code when the snippet lets it through.
     if (blocked.codeFor(e.message)) return finish({ ok: false, error: new BwError("BLOCKED_URL", e.message).toJSON() });
     if (run.limits.has(e.message)) return finish({ ok: false, error: new BwError("LIMIT_EXCEEDED", e.message).toJSON() });
@@ -162,6 +201,8 @@ export class WorkerSession {
     if (this.browserLosses !== lossMark || (/has been closed|Target closed/.test(e.message) && (await this.browserLostSince(lossMark, 1_000)))) {
       return finish({ ok: false, error: new BwError("BROWSER_DISCONNECTED", "the browser went away during the run; the session's pages were lost (what the snippet did before may have happened)", { retryable: false }).toJSON() });
     }
+    // A refusal of ours (a facade's INVALID_ARGUMENT, a syntax error, a heap past its limit) keeps its code.
+    if (isErrorCode(e.code)) return finish({ ok: false, error: new BwError(e.code, e.message).toJSON() });
     return finish({ ok: false, error: new BwError("SNIPPET_ERROR", e.name && e.name !== "Error" ? `${e.name}: ${e.message}` : e.message).toJSON() });
   }
 
@@ -172,14 +213,14 @@ export class WorkerSession {
     return true;
   }
 
-  private endRun(run: Run): void {
+  /** The run is over here at once; resolves when its realm confirmed, or was replaced for holding on. */
+  private endRun(run: Run): Promise<boolean> {
     run.over = true;
-    run.timers.end();
-    this.sandbox.endRun(run.token);
     if (this.run === run) {
       this.run = undefined;
       this.events.endRun();
     }
+    return this.realm ? this.realm.end(run.token, REALM_END_GRACE_MS) : Promise.resolve(false);
   }
 
   private liveRun(token: unknown): Run {
@@ -194,11 +235,6 @@ export class WorkerSession {
   }
 
   private handleSync(m: Record<string, unknown>): unknown {
-    if (m.op === "done") {
-      const run = this.run;
-      if (run && run.token === m.token) run.done({ ok: m.ok === true, value: m.value, error: m.error as { name: string; message: string } });
-      return null;
-    }
     const run = this.liveRun(m.token);
     switch (m.op) {
       case "activePage":
@@ -211,15 +247,6 @@ export class WorkerSession {
         return this.dispatch.frames(m);
       case "listen":
         return this.events.listen(run.token, String(m.pageId), String(m.event), m.on === true);
-      case "console":
-        this.pushConsole(run, { type: String(m.type), text: String(m.text), source: "snippet" });
-        return null;
-      case "setTimeout":
-      case "setInterval":
-        return run.timers.set(m.op, m.ms);
-      case "clearTimeout":
-        run.timers.clear(m.id);
-        return null;
       case "scope":
         return this.callScope(run, m, "sync");
       case "callSync":
@@ -359,7 +386,9 @@ export class WorkerSession {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.run) this.endRun(this.run);
+    if (this.run) void this.endRun(this.run);
+    this.realm?.close();
+    this.realm = undefined;
     await this.pages.closeAll();
   }
 }

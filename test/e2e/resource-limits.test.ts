@@ -72,10 +72,11 @@ describe("a home on a full file system", () => {
     expect(refused, "the transcript never filled up").toBeDefined();
     expect(refused.json.warnings.find((w: { code: string }) => w.code === "TRANSCRIPT_NOT_SAVED").message).toMatch(/no space left on the device \(ENOSPC\)/);
 
-    // A screenshot has nowhere to go: the snippet fails with the reason in plain words.
+    // A screenshot has nowhere to go: the snippet fails with the reason in plain words, and the refusal keeps its code.
     const shot = await exec("await screenshot(); return 'shot'");
-    expect(shot.code).toBe(1);
+    expect(shot.code).toBe(3);
     expect(shot.json.ok).toBe(false);
+    expect(shot.json.error.code).toBe("STORAGE_UNAVAILABLE");
     expect(shot.json.error.message).toMatch(/no space left on the device/);
     expect(shot.stdout + shot.stderr).not.toMatch(STACK_FRAME);
 

@@ -31,7 +31,7 @@ export class StandInSession {
     this.context = new SnippetContext(name, {
       sync: (m) => this.sync(m),
       async: (m) => this.async(m),
-    }, { async: ["credentials.fill"], sync: ["artifactPath"] });
+    }, { scope: { async: ["credentials.fill"], sync: ["artifactPath"] } });
   }
 
   private live(m: Record<string, unknown>): void {

@@ -59,7 +59,11 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
     const message = field("message"), name = field("name"), code = field("code");
     const error = new ErrorCtor(typeof message === "string" ? message : "error");
     if (typeof name === "string" && name !== "") defineProperty(error, "name", { value: name, configurable: true, writable: true });
-    if (typeof code === "string" && code !== "") defineProperty(error, "code", { value: code, configurable: true, writable: true, enumerable: true });
+    if (typeof code === "string" && code !== "") {
+      defineProperty(error, "code", { value: code, configurable: true, writable: true, enumerable: true });
+      // Kept apart from the property the snippet can rewrite: a refusal it lets through keeps its code.
+      V.markCode(error, code);
+    }
     return error;
   }
   const mk = (name: string, message: string) => makeError(record({ name, message }));
@@ -135,10 +139,16 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
     scope.closePage = (pageId?: string) => callAsync(record({ op: "closePage", token, pageId: pageId === undefined ? null : toStr(pageId) }));
     const con = create(null);
     const CONSOLE = ["log", "info", "warn", "error", "debug", "dir", "table", "trace"];
+    // Past the run's cap the entries would be dropped anyway: a console call then costs next to nothing.
+    let logged = 0;
     for (let i = 0; i < CONSOLE.length; i++) {
       const type = CONSOLE[i]!;
       const as = type === "dir" || type === "table" || type === "trace" ? "log" : type;
-      con[type] = (...args: unknown[]) => { callSync(record({ op: "console", token, type: as, text: V.format(args) })); };
+      con[type] = (...args: unknown[]) => {
+        if (logged >= spec.consoleCap) return;
+        logged++;
+        callSync(record({ op: "console", token, type: as, text: V.format(args) }));
+      };
     }
     scope.console = freeze(con);
     // Service globals (credentials.fill, screenshot, snapshot…), generated from their names.

@@ -23,8 +23,10 @@ export interface ContextValues {
   safe(value: unknown): unknown;
   /** Console arguments as one line. */
   format(args: readonly unknown[]): string;
-  /** A thrown value as {name, message}. */
-  errorShape(value: unknown): { name: string; message: string };
+  /** Records the stable code of an error made from a host refusal. */
+  markCode(error: object, code: string): void;
+  /** A thrown value as {name, message}, and the code of a host refusal it is. */
+  errorShape(value: unknown): { name: string; message: string; code?: string };
 }
 
 export function contextValues(P: Primordials): ContextValues {
@@ -137,11 +139,16 @@ export function contextValues(P: Primordials): ContextValues {
     return join(parts, " ");
   }
 
-  function errorShape(value: unknown): { name: string; message: string } {
+  const codes = new WeakMapCtor<object, string>();
+  function errorShape(value: unknown): { name: string; message: string; code?: string } {
     if (value === null || typeof value !== "object") return record({ name: "Error", message: toStr(value) });
     const e = value as { name?: unknown; message?: unknown };
-    return record({ name: toStr(e.name ?? "Error"), message: toStr(e.message ?? "") });
+    const shape: { name: string; message: string; code?: string } = record({ name: toStr(e.name ?? "Error"), message: toStr(e.message ?? "") });
+    const code = wmGet(codes, value);
+    if (code !== undefined) shape.code = code;
+    return shape;
   }
 
-  return freeze(record({ record, parseData, later, encodeArgs, tag, safe: (value: unknown) => safeAt(value, 0, record([])), format, errorShape }));
+  const markCode = (error: object, code: string) => { wmSet(codes, error, code); };
+  return freeze(record({ record, parseData, later, encodeArgs, tag, safe: (value: unknown) => safeAt(value, 0, record([])), format, markCode, errorShape }));
 }

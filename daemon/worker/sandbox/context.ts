@@ -22,6 +22,15 @@ export interface ErrorReply {
   code?: string;
 }
 
+export interface SnippetContextOptions {
+  /** The service globals' dotted names (scope-functions.ts). */
+  scope?: { async: string[]; sync: string[] };
+  /** Console calls a run passes to the host; past it they return at once. */
+  consoleCap?: number;
+}
+
+const DEFAULT_CONSOLE_CAP = 200;
+
 export interface SandboxHost {
   sync(message: Record<string, unknown>): unknown;
   async(message: Record<string, unknown>): Promise<unknown>;
@@ -49,7 +58,8 @@ export class SnippetContext {
   private readonly api: ContextApi;
   private readonly scripts = new ScriptCache();
 
-  constructor(name: string, host: SandboxHost, scope: { async: string[]; sync: string[] } = { async: [], sync: [] }) {
+  constructor(name: string, host: SandboxHost, options: SnippetContextOptions = {}) {
+    const scope = options.scope ?? { async: [], sync: [] };
     this.context = vm.createContext(Object.create(null), {
       name: `betterwright session ${name}`,
       codeGeneration: { strings: false, wasm: false },
@@ -89,7 +99,7 @@ export class SnippetContext {
       events: compileInContext(contextEvents, "betterwright-events.js"),
     };
     const bootstrap = compileInContext(sandboxBootstrap, "betterwright-sandbox.js");
-    this.api = bootstrap(hostSync, hostAsync, JSON.stringify({ ...FACADE_SPEC, scope }), parts);
+    this.api = bootstrap(hostSync, hostAsync, JSON.stringify({ ...FACADE_SPEC, scope, consoleCap: options.consoleCap ?? DEFAULT_CONSOLE_CAP }), parts);
   }
 
   compile(code: string, filename: string): CompiledSnippet {

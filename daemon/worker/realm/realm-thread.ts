@@ -1,0 +1,143 @@
+// A session's realm: a worker thread of the worker process that holds the
+// session's vm context (sandbox/context.ts, unchanged inside it), its timers
+// and its console. Pages live on the main thread; facade calls cross as
+// messages, and the few synchronous ones (`page.url()`, `frames()`…) block
+// this thread only, until the main thread answers on the sync port. A snippet
+// that loops or exhausts its heap stops this thread; the main thread ends it
+// and nothing else of the worker notices.
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import { isOwnRealmError } from "../../../shared/error-text.js";
+import { BwError } from "../../../shared/errors.js";
+import { RunTimers } from "../run-timers.js";
+import { SnippetContext, toErrorReply } from "../sandbox/context.js";
+import type { FromRealm, RealmInit, Reply, SandboxMessage, SyncAnswer, ToRealm } from "./realm-messages.js";
+
+/** How long one wait for a sync answer lasts before it looks again (terminate() ends the thread between waits). */
+const SYNC_WAIT_SLICE_MS = 1_000;
+
+interface RealmRun {
+  token: string;
+  timers: RunTimers;
+}
+
+function startRealm(init: RealmInit): void {
+  const port = parentPort!;
+  const signal = new Int32Array(init.signal);
+  const post = (message: FromRealm) => port.postMessage(message);
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+  let nextCallId = 1;
+  let nextTimerId = 1;
+  let run: RealmRun | undefined;
+
+  const fail = (error: { name: string; message: string; code?: string }) =>
+    Object.assign(new Error(error.message), { name: error.name, ...(error.code ? { code: error.code } : {}) });
+  const unwrap = (reply: Reply) => {
+    if (reply.ok) return reply.value;
+    throw fail(reply.error);
+  };
+
+  /** A call the main thread must answer before the snippet goes on. */
+  function blockingCall(m: SandboxMessage): unknown {
+    const id = nextCallId++;
+    post({ t: "sync", id, m });
+    while (Atomics.load(signal, 0) === 0) Atomics.wait(signal, 0, 0, SYNC_WAIT_SLICE_MS);
+    Atomics.store(signal, 0, 0);
+    const answer = receiveMessageOnPort(init.syncPort)?.message as SyncAnswer | undefined;
+    if (!answer || answer.id !== id) throw new BwError("INTERNAL_ERROR", "the worker answered another call");
+    return unwrap(answer.reply);
+  }
+
+  function liveRun(token: unknown): RealmRun {
+    if (!run || run.token !== token) throw new BwError("SNIPPET_TIMEOUT", "this run is over: its budget ran out or it finished");
+    return run;
+  }
+
+  const context = new SnippetContext(init.session, {
+    sync(m) {
+      switch (m.op) {
+        case "done":
+          if (run && run.token === m.token) {
+            const error = m.error as { name: string; message: string; code?: string } | undefined;
+            post({ t: "done", token: run.token, ok: m.ok === true, ...(m.ok === true ? { value: m.value } : { error: error ?? { name: "Error", message: "unknown error" } }) });
+          }
+          return null;
+        case "console":
+          liveRun(m.token);
+          post({ t: "console", token: String(m.token), type: String(m.type), text: String(m.text) });
+          return null;
+        case "setTimeout":
+        case "setInterval":
+          return liveRun(m.token).timers.set(m.op, m.ms);
+        case "clearTimeout":
+          liveRun(m.token).timers.clear(m.id);
+          return null;
+        case "listen":
+          liveRun(m.token);
+          post({ t: "note", m });
+          return null;
+        default:
+          return blockingCall(m);
+      }
+    },
+    async(m) {
+      return new Promise((resolve, reject) => {
+        const id = nextCallId++;
+        pending.set(id, { resolve, reject });
+        post({ t: "async", id, m });
+      });
+    },
+  }, { scope: init.scope, consoleCap: init.consoleCap });
+
+  function start(token: string, code: string, filename: string): void {
+    let compiled;
+    try {
+      compiled = context.compile(code, filename);
+    } catch (error) {
+      post({ t: "done", token, ok: false, error: toErrorReply(error) });
+      return;
+    }
+    const timers = new RunTimers(() => nextTimerId++, (id) => context.fireTimer(id), (message) => post({ t: "limit", token, message }));
+    run = { token, timers };
+    if (!context.run(compiled, token)) post({ t: "done", token, ok: false, error: { name: "Error", message: "the snippet could not be started in its context" } });
+  }
+
+  function end(token: string): void {
+    if (run?.token === token) {
+      run.timers.end();
+      run = undefined;
+    }
+    context.endRun(token);
+    post({ t: "ended", token });
+  }
+
+  port.on("message", (message: ToRealm) => {
+    switch (message.t) {
+      case "run":
+        start(message.token, message.code, message.filename);
+        break;
+      case "end":
+        end(message.token);
+        break;
+      case "emit":
+        if (run?.token === message.token) context.emit(message.token, message.event);
+        break;
+      case "reply": {
+        const call = pending.get(message.id);
+        if (!call) break;
+        pending.delete(message.id);
+        if (message.reply.ok) call.resolve(message.reply.value);
+        else call.reject(fail(message.reply.error));
+        break;
+      }
+    }
+  });
+}
+
+// A snippet's promise nobody awaited is its own affair, as in a browser; only an error of this thread's own
+// code ends the realm (the session then gets a new one). Neither is ever read (shared/error-text.ts).
+process.on("unhandledRejection", () => {});
+process.on("uncaughtException", (error) => {
+  if (isOwnRealmError(error)) process.exit(1);
+});
+
+startRealm(workerData as RealmInit);
