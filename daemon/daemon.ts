@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { Duplex, PassThrough } from "node:stream";
 import net from "node:net";
 import path from "node:path";
-import { ARTIFACT_DEFAULTS, type DaemonSettings } from "../shared/config.js";
+import { ARTIFACT_DEFAULTS, LIMIT_DEFAULTS, type DaemonSettings } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
 import { layoutFor, type HomeLayout } from "../shared/paths.js";
@@ -113,7 +113,7 @@ export class Daemon {
       this.workerRegistry(),
       (line) => this.log.write(line),
     );
-    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(envelope, outcome), this.vault.filterOutput);
+    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(envelope, outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS);
   }
 
   /** The Chromium profile in use: the profile's own, or an ephemeral one when it was locked. */

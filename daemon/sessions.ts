@@ -2,6 +2,7 @@
 // session, concurrent across sessions), one absolute budget per exec counted
 // from acceptance, and a transcript line written before the caller hears back.
 import { randomUUID } from "node:crypto";
+import { LIMIT_DEFAULTS, LIMIT_SOURCES, type LimitSettings } from "../shared/config.js";
 import { BwError, toBwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
 import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
@@ -28,6 +29,12 @@ export type EnvelopeFinisher = (envelope: Envelope, outcome: WorkerOutcome) => P
 
 /** The first thing a run's output meets (vault redaction): it returns what may be sent and recorded. */
 export type OutputFilter = (outcome: WorkerOutcome, snippet: string) => { outcome: WorkerOutcome; snippet: string };
+
+/** Where a limit is raised: its config.json key and its environment variable. */
+function raiseHint(limit: keyof LimitSettings): string {
+  const { key, env } = LIMIT_SOURCES[limit];
+  return `${key} (config.json) or ${env}`;
+}
 
 class DaemonSession {
   readonly createdAt: number;
@@ -74,6 +81,7 @@ export class SessionRegistry {
     private readonly now: () => number = Date.now,
     private readonly finishEnvelope: EnvelopeFinisher = async (envelope) => envelope,
     private readonly filterOutput: OutputFilter = (outcome, snippet) => ({ outcome, snippet }),
+    private readonly limits: LimitSettings = LIMIT_DEFAULTS,
   ) {
     this.runs = new RunTable(now);
   }
@@ -96,11 +104,29 @@ export class SessionRegistry {
     return session;
   }
 
+  /** The session for a new run, made if needed; refused (LIMIT_EXCEEDED) past the daemon's session or queue limit. */
+  private admit(name: string): DaemonSession {
+    const { maxSessions, maxQueuedExecs } = this.limits;
+    const existing = this.sessions.get(name);
+    if (existing === undefined && this.sessions.size >= maxSessions) {
+      throw new BwError("LIMIT_EXCEEDED", `this daemon already holds ${this.sessions.size} sessions, its limit (maxSessions); close one (betterwright close --session NAME) or raise ${raiseHint("maxSessions")}`, {
+        details: { limit: "maxSessions", value: maxSessions },
+      });
+    }
+    if (existing !== undefined && existing.queued >= maxQueuedExecs) {
+      throw new BwError("LIMIT_EXCEEDED", `session ${name} already has ${existing.queued} runs waiting, its limit (maxQueuedExecs); wait for them or raise ${raiseHint("maxQueuedExecs")}`, {
+        retryable: true,
+        details: { limit: "maxQueuedExecs", value: maxQueuedExecs },
+      });
+    }
+    return existing ?? this.session(name);
+  }
+
   async exec(request: ExecRequest): Promise<Envelope> {
     const acceptedAt = this.now();
     const deadline = acceptedAt + request.timeoutMs;
     const runId = request.runId ?? randomUUID();
-    const session = this.session(request.session);
+    const session = this.admit(request.session);
     session.lastUsedAt = acceptedAt;
     return this.runs.add(runId, request.session, (run) => session.enqueue(async () => {
       run.started();

@@ -41,6 +41,29 @@ const ARTIFACT_SOURCES: Record<keyof ArtifactSettings, { key: string; env: strin
   globalCapBytes: { key: "artifactGlobalCapBytes", env: "BETTERWRIGHT_ARTIFACT_GLOBAL_CAP_BYTES" },
 };
 
+/** What one daemon holds at most (see docs/lifecycle.md); past either, the call gets LIMIT_EXCEEDED. */
+export interface LimitSettings {
+  /** Sessions of one daemon (one profile) at a time. */
+  maxSessions: number;
+  /** Runs waiting in one session's queue behind the one running. */
+  maxQueuedExecs: number;
+}
+
+// 64 sessions: each may hold up to 32 pages of one shared browser; more than
+// that is a leak (a loop creating sessions) long before it is a workload.
+// 100 queued runs: a session runs one at a time, 30 s each by default, so the
+// hundredth waits close to an hour; a deeper queue is a runaway caller.
+export const LIMIT_DEFAULTS: LimitSettings = {
+  maxSessions: 64,
+  maxQueuedExecs: 100,
+};
+
+/** config.json key and environment variable of each limit. */
+export const LIMIT_SOURCES: Record<keyof LimitSettings, { key: string; env: string }> = {
+  maxSessions: { key: "maxSessions", env: "BETTERWRIGHT_MAX_SESSIONS" },
+  maxQueuedExecs: { key: "maxQueuedExecs", env: "BETTERWRIGHT_MAX_QUEUED_EXECS" },
+};
+
 /** Settings that shape the daemon: two daemons with different values are different daemons. */
 export interface DaemonSettings {
   browser: string | null;
@@ -49,6 +72,7 @@ export interface DaemonSettings {
   sessionTtlSeconds: number;
   daemonIdleSeconds: number;
   artifacts: ArtifactSettings;
+  limits: LimitSettings;
 }
 
 export interface Settings extends DaemonSettings {
@@ -137,10 +161,11 @@ function asHostList(value: unknown, source: Source, what: string): string[] {
   });
 }
 
-function asBytes(value: unknown, source: Source, what: string): number {
+/** A whole number of at least 1 (`unit` names what it counts in the error). */
+function asCount(value: unknown, source: Source, what: string, unit: string): number {
   const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1) {
-    return fail(source, what, `expected a whole number of bytes, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
+    return fail(source, what, `expected a whole number of ${unit}, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
   }
   return n;
 }
@@ -164,21 +189,35 @@ interface Layer {
   allowHosts?: string[];
   blockHosts?: string[];
   artifacts?: Partial<ArtifactSettings>;
+  limits?: Partial<LimitSettings>;
 }
 
 const FILE_KEYS = new Set([
   "browser", "headless", "timeoutSeconds", "sessionTtlSeconds", "daemonIdleSeconds",
   "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "profiles",
   ...Object.values(ARTIFACT_SOURCES).map((s) => s.key),
+  ...Object.values(LIMIT_SOURCES).map((s) => s.key),
 ]);
 
-function artifactLayer(read: (key: string, env: string) => unknown, source: (key: string, env: string) => Source): Partial<ArtifactSettings> | undefined {
-  const caps: Partial<ArtifactSettings> = {};
-  for (const [field, { key, env }] of Object.entries(ARTIFACT_SOURCES) as [keyof ArtifactSettings, { key: string; env: string }][]) {
+type Read = (key: string, env: string) => unknown;
+type SourceOf = (key: string, env: string) => Source;
+
+/** The whole-number settings of one group (artifact caps, limits) that a source states, or undefined if none. */
+function countLayer<T extends object>(sources: Record<keyof T, { key: string; env: string }>, unit: string, read: Read, source: SourceOf): Partial<T> | undefined {
+  const out: Partial<Record<keyof T, number>> = {};
+  for (const [field, { key, env }] of Object.entries(sources) as [keyof T, { key: string; env: string }][]) {
     const raw = read(key, env);
-    if (raw !== undefined && raw !== "") caps[field] = asBytes(raw, source(key, env), key);
+    if (raw !== undefined && raw !== "") out[field] = asCount(raw, source(key, env), key, unit);
   }
-  return Object.keys(caps).length > 0 ? caps : undefined;
+  return Object.keys(out).length > 0 ? (out as Partial<T>) : undefined;
+}
+
+/** The artifact caps and the limits a source states, put on its layer. */
+function addCounts(layer: Layer, read: Read, source: SourceOf): void {
+  const artifacts = countLayer<ArtifactSettings>(ARTIFACT_SOURCES, "bytes", read, source);
+  if (artifacts) layer.artifacts = artifacts;
+  const limits = countLayer<LimitSettings>(LIMIT_SOURCES, "sessions or runs", read, source);
+  if (limits) layer.limits = limits;
 }
 
 function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
@@ -195,8 +234,7 @@ function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   if (raw.allowPrivateNetwork !== undefined) layer.allowPrivateNetwork = asBool(raw.allowPrivateNetwork, source, "allowPrivateNetwork");
   if (raw.allowHosts !== undefined) layer.allowHosts = asHostList(raw.allowHosts, source, "allowHosts");
   if (raw.blockHosts !== undefined) layer.blockHosts = asHostList(raw.blockHosts, source, "blockHosts");
-  const artifacts = artifactLayer((key) => raw[key], () => source);
-  if (artifacts) layer.artifacts = artifacts;
+  addCounts(layer, (key) => raw[key], () => source);
   return layer;
 }
 
@@ -233,8 +271,7 @@ function readConfigFile(home: string, profile: string): Layer[] {
 function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
   const layer: Layer = {};
   const src = (name: string) => `environment ${name}`;
-  const artifacts = artifactLayer((_key, name) => env[name], (_key, name) => src(name));
-  if (artifacts) layer.artifacts = artifacts;
+  addCounts(layer, (_key, name) => env[name], (_key, name) => src(name));
   if (env.BETTERWRIGHT_BROWSER) layer.browser = asPath(env.BETTERWRIGHT_BROWSER, src("BETTERWRIGHT_BROWSER"), "browser");
   if (env.BETTERWRIGHT_HEADED !== undefined && env.BETTERWRIGHT_HEADED !== "") {
     layer.headless = !asBool(env.BETTERWRIGHT_HEADED, src("BETTERWRIGHT_HEADED"), "headed");
@@ -290,6 +327,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   const layers = [...readConfigFile(home, profile), layerFromEnv(env), layerFromFlags(flags)];
   const merged: Layer = Object.assign({}, ...layers);
   const statedArtifacts: Partial<ArtifactSettings> = Object.assign({}, ...layers.map((l) => l.artifacts ?? {}));
+  const statedLimits: Partial<LimitSettings> = Object.assign({}, ...layers.map((l) => l.limits ?? {}));
   const explicit: Partial<DaemonSettings> = {};
 
   const policy: PolicySettings = {
@@ -310,6 +348,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     sessionTtlSeconds: merged.sessionTtlSeconds ?? DEFAULTS.sessionTtlSeconds,
     daemonIdleSeconds: merged.daemonIdleSeconds ?? DEFAULTS.daemonIdleSeconds,
     artifacts: { ...ARTIFACT_DEFAULTS, ...statedArtifacts },
+    limits: { ...LIMIT_DEFAULTS, ...statedLimits },
     noDaemon: flags.noDaemon ?? (env.BETTERWRIGHT_NO_DAEMON ? asBool(env.BETTERWRIGHT_NO_DAEMON, "environment BETTERWRIGHT_NO_DAEMON", "no-daemon") : false),
   };
   if (merged.browser !== undefined) explicit.browser = settings.browser;
@@ -318,6 +357,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   if (merged.sessionTtlSeconds !== undefined) explicit.sessionTtlSeconds = settings.sessionTtlSeconds;
   if (merged.daemonIdleSeconds !== undefined) explicit.daemonIdleSeconds = settings.daemonIdleSeconds;
   if (Object.keys(statedArtifacts).length > 0) explicit.artifacts = settings.artifacts;
+  if (Object.keys(statedLimits).length > 0) explicit.limits = settings.limits;
   const statedPolicy: Partial<PolicySettings> = {};
   for (const key of ["allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts"] as const) {
     if (merged[key] !== undefined) Object.assign(statedPolicy, { [key]: merged[key] });
@@ -327,8 +367,8 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
 }
 
 export function daemonSettingsOf(settings: Settings): DaemonSettings {
-  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts } = settings;
-  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts };
+  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits } = settings;
+  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits };
 }
 
 export { DEFAULT_PROFILE };

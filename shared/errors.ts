@@ -21,7 +21,7 @@ export const ERROR_CODES = {
   VAULT_CORRUPT: { retryable: false, exit: 1, summary: "vault.enc is tampered with or truncated; it is left untouched." },
   VAULT_KEY_MISSING: { retryable: false, exit: 1, summary: "vault.enc exists but vault.key does not." },
   QUOTA_EXCEEDED: { retryable: false, exit: 1, summary: "An artifact cap would be exceeded." },
-  LIMIT_EXCEEDED: { retryable: false, exit: 1, summary: "A documented bound was exceeded (pages, sessions, output size)." },
+  LIMIT_EXCEEDED: { retryable: false, exit: 1, summary: "A documented bound was exceeded (pages, sessions, queued runs, output size)." },
   CANCELLED: { retryable: false, exit: 1, summary: "The run was cancelled." },
   INTERNAL_ERROR: { retryable: false, exit: 3, summary: "A defect inside betterwright; see the daemon log." },
   RUN_NOT_FOUND: { retryable: false, exit: 1, summary: "No run by that id (finished runs are kept 60 s)." },

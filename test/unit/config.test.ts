@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ARTIFACT_DEFAULTS, DEFAULTS, resolveConfig } from "../../shared/config.js";
+import { ARTIFACT_DEFAULTS, DEFAULTS, LIMIT_DEFAULTS, resolveConfig } from "../../shared/config.js";
 import { BwError } from "../../shared/errors.js";
 
 function failure(fn: () => unknown): BwError {
@@ -38,6 +38,7 @@ describe("the config module", () => {
       noDaemon: false,
       policy: { allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] },
       artifacts: ARTIFACT_DEFAULTS,
+      limits: LIMIT_DEFAULTS,
     });
     expect(explicit).toEqual({});
   });
@@ -113,6 +114,23 @@ describe("the config module", () => {
     expect(error.code).toBe("INVALID_ARGUMENT");
     expect(error.message).toContain(path.join(home, "config.json"));
     expect(error.message).toContain(mention);
+  });
+
+  it("reads the session and queue limits from config.json and the environment, as daemon settings", () => {
+    expect(LIMIT_DEFAULTS).toEqual({ maxSessions: 64, maxQueuedExecs: 100 });
+    writeConfig({ maxSessions: 8, profiles: { social: { maxQueuedExecs: 5 } } });
+    const fromFile = resolveConfig({ flags: { home, profile: "social" }, env: {} });
+    expect(fromFile.settings.limits).toEqual({ maxSessions: 8, maxQueuedExecs: 5 });
+    expect(fromFile.explicit.limits).toEqual({ maxSessions: 8, maxQueuedExecs: 5 });
+    const fromEnv = resolveConfig({ flags: { home }, env: { BETTERWRIGHT_MAX_SESSIONS: "3", BETTERWRIGHT_MAX_QUEUED_EXECS: "7" } });
+    expect(fromEnv.settings.limits).toEqual({ maxSessions: 3, maxQueuedExecs: 7 });
+    for (const bad of ["0", "-1", "2.5", "many"]) {
+      const error = failure(() => resolveConfig({ flags: { home }, env: { BETTERWRIGHT_MAX_QUEUED_EXECS: bad } }));
+      expect(error.code).toBe("INVALID_ARGUMENT");
+      expect(error.message).toContain("BETTERWRIGHT_MAX_QUEUED_EXECS");
+    }
+    writeConfig({ maxSessions: 0 });
+    expect(failure(() => resolveConfig({ flags: { home }, env: {} })).message).toContain("maxSessions");
   });
 
   it("reads --no-daemon from the flag or BETTERWRIGHT_NO_DAEMON", () => {
