@@ -4,7 +4,7 @@
 // loop, a snippet that never settles and Ctrl-C each leave the session usable,
 // with SESSION_RESET where pages were lost.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { daemonPids, destroyHome, runCli, startCli, tempHome } from "../helpers/cli.js";
+import { daemonPids, destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { childrenMatching, commandLine, descendants, waitForExit } from "../helpers/procs.js";
 
@@ -125,14 +125,7 @@ describe("crash recovery", () => {
   it("Ctrl-C on a running exec prints a CANCELLED envelope and exits 1; the session's next exec works", async () => {
     const { child, result } = startCli(["exec", "--session", "a", "-c", "await new Promise(() => {})"], { home });
     // Signal only once the run is in flight, as a user pressing Ctrl-C would.
-    const until = Date.now() + 15_000;
-    for (;;) {
-      const listed = await runCli(["sessions", "--json"], { home });
-      const session = listed.json?.daemons?.[0]?.sessions?.find((s: { session: string }) => s.session === "a");
-      if (session?.inFlight === 1) break;
-      if (Date.now() > until) throw new Error("the run never showed as in flight");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitForRunInFlight(home, "a");
     child.kill("SIGINT");
     const cancelled = await result;
     expect(cancelled.code).toBe(1);

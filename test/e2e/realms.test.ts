@@ -5,7 +5,7 @@
 // stay as they were; the session itself keeps its pages and is told once
 // that its state was reset.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { destroyHome, runCli, startCli, tempHome } from "../helpers/cli.js";
+import { destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 interface Envelope {
@@ -83,14 +83,7 @@ describe("one realm per session", () => {
   it("cancelling a looping run ends it at once; the session keeps its page", async () => {
     await exec("spin", `await page.goto(${JSON.stringify(`${server.url}/other`)}); return 1`);
     const { child, result } = startCli(["exec", "--session", "spin", "-c", "while (true) {}"], { home });
-    const until = Date.now() + 15_000;
-    for (;;) {
-      const listed = await runCli(["sessions", "--json"], { home });
-      const session = listed.json?.daemons?.[0]?.sessions?.find((s: { session: string }) => s.session === "spin");
-      if (session?.inFlight === 1) break;
-      if (Date.now() > until) throw new Error("the run never showed as in flight");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitForRunInFlight(home, "spin");
     const sent = Date.now();
     child.kill("SIGINT");
     const cancelled = await result;

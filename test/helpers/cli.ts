@@ -142,3 +142,15 @@ export function startCli(args: string[], options: CliOptions): StartedCli {
   child.stdin.end(options.input ?? "");
   return { child, result };
 }
+
+/** Waits until `session` has a run in flight, as a user about to press Ctrl-C would see it. */
+export async function waitForRunInFlight(home: string, session: string, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const listed = await runCli(["sessions", "--json"], { home });
+    const found = listed.json?.daemons?.[0]?.sessions?.find((s: { session: string }) => s.session === session);
+    if (found?.inFlight === 1) return;
+    if (Date.now() > until) throw new Error(`no run of ${session} ever showed as in flight`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
