@@ -36,11 +36,20 @@ function raiseHint(limit: keyof LimitSettings): string {
   return `${key} (config.json) or ${env}`;
 }
 
+/** An outcome for a run that never reached the worker. */
+function failed(error: BwError): WorkerOutcome {
+  return { ok: false, error: error.toJSON(), console: [], pages: [], artifacts: [], warnings: [] };
+}
+
 class DaemonSession {
   readonly createdAt: number;
   lastUsedAt: number;
   inFlight = 0;
   queued = 0;
+  /** Set by close: a run still waiting in the queue stops waiting and never starts. */
+  closed = false;
+  private markClosed!: () => void;
+  private readonly closing = new Promise<void>((resolve) => (this.markClosed = resolve));
   private tail: Promise<unknown> = Promise.resolve();
   private seq: number | undefined;
   /** The worker generation this session last ran on; a newer worker means its pages are gone. */
@@ -58,10 +67,19 @@ class DaemonSession {
     return this.seq;
   }
 
-  /** Runs `task` after every earlier task of this session has finished. */
+  close(): void {
+    this.closed = true;
+    this.markClosed();
+  }
+
+  closingError(): BwError {
+    return new BwError("SESSION_CLOSING", `session ${this.name} was closed`);
+  }
+
+  /** Runs `task` after every earlier task of this session has finished, or at once when the session closes. */
   enqueue<T>(task: () => Promise<T>): Promise<T> {
     this.queued++;
-    const result = this.tail.then(() => {
+    const result = Promise.race([this.tail, this.closing]).then(() => {
       this.queued--;
       this.inFlight++;
       return task().finally(() => this.inFlight--);
@@ -131,8 +149,8 @@ export class SessionRegistry {
     return this.runs.add(runId, request.session, (run) => session.enqueue(async () => {
       run.started();
       const { outcome, snippet } = this.filterOutput(run.cancelRequested()
-        ? { ok: false, error: new BwError("CANCELLED", "the run was cancelled before it started").toJSON(), console: [], pages: [], artifacts: [], warnings: [] }
-        : await this.runOnWorker(request, runId, deadline), request.code);
+        ? failed(new BwError("CANCELLED", "the run was cancelled before it started"))
+        : session.closed ? failed(session.closingError()) : await this.runOnWorker(session, request, runId, deadline), request.code);
       const envelope: Envelope = await this.finishEnvelope({
         ok: outcome.ok,
         ...(outcome.ok ? (outcome.result === undefined ? {} : { result: outcome.result }) : { error: outcome.error! }),
@@ -190,16 +208,15 @@ export class SessionRegistry {
     this.runs.prune();
   }
 
-  private async runOnWorker(request: ExecRequest, runId: string, deadline: number): Promise<WorkerOutcome> {
-    const empty = { console: [], pages: [], artifacts: [], warnings: [] };
+  /** `session` is the run's own, never looked up again by name: a closed session must not come back. */
+  private async runOnWorker(session: DaemonSession, request: ExecRequest, runId: string, deadline: number): Promise<WorkerOutcome> {
     const budgetMs = deadline - this.now();
-    if (budgetMs <= 0) {
-      return { ok: false, error: new BwError("SNIPPET_TIMEOUT", "the budget ran out while the run waited in its session's queue").toJSON(), ...empty };
-    }
-    const session = this.session(request.session);
+    if (budgetMs <= 0) return failed(new BwError("SNIPPET_TIMEOUT", "the budget ran out while the run waited in its session's queue"));
     let generation: number | undefined;
     try {
       const worker = await this.worker.ensure();
+      // Closed while the worker started: the worker must not make the session again.
+      if (session.closed) return failed(session.closingError());
       generation = this.worker.generation;
       const lostPages = session.workerGeneration !== undefined && session.workerGeneration !== generation;
       session.workerGeneration = generation;
@@ -213,7 +230,7 @@ export class SessionRegistry {
       const failure = blocked
         ? new BwError("SNIPPET_TIMEOUT", `the snippet held the worker's event loop for ${Math.round(blocked.blockedMs / 1000)} s (a CPU loop?); the worker was restarted and the session's pages were lost`, { retryable: false })
         : toBwError(error);
-      return { ok: false, error: failure.toJSON(), ...empty };
+      return failed(failure);
     }
   }
 
@@ -232,6 +249,7 @@ export class SessionRegistry {
     const session = this.sessions.get(name);
     if (!session) return false;
     this.sessions.delete(name);
+    session.close();
     const worker = this.worker.current();
     if (worker) await worker.call(WorkerCloseSession, { session: name }).catch(() => {});
     return true;

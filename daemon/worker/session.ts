@@ -39,8 +39,8 @@ interface Run {
   done: (outcome: { ok: boolean; value?: unknown; error?: ErrorShape }) => void;
   /** Browser calls in flight for this run. */
   inflight: Set<Promise<unknown>>;
-  /** Stops waiting for the snippet (run.cancel); it is cut off like a timed-out one. */
-  cancel: () => void;
+  /** Stops waiting for the snippet (run.cancel, or its session closing); it is cut off like a timed-out one. */
+  stop: (why: "cancelled" | "closing") => void;
   /** What the network guard refused during the run. */
   blocked: BlockedCollector;
   /** Messages of the documented bounds this run hit (pages…), so one the snippet lets through keeps its code. */
@@ -146,6 +146,8 @@ export class WorkerSession {
     if (this.now() >= deadline) {
       return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", "the budget ran out while the previous run of this session settled").toJSON() });
     }
+    // Closed while this run waited: it never starts (a realm made now would outlive the session).
+    if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     const realm = this.liveRealm();
     if (this.stateLost) {
       warnings.push({ code: "STATE_RESET", message: this.stateLost === "heap"
@@ -161,11 +163,12 @@ export class WorkerSession {
 
     let resolveDone!: Run["done"];
     const done = new Promise<Parameters<Run["done"]>[0]>((resolve) => (resolveDone = resolve));
-    let resolveCancel!: () => void;
-    const cancelled = new Promise<"cancelled">((resolve) => (resolveCancel = () => resolve("cancelled")));
+    let resolveStop!: Run["stop"];
+    const stopped = new Promise<"cancelled" | "closing">((resolve) => (resolveStop = resolve));
     const lossMark = this.browserLosses;
     const limits = new Set<string>();
-    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, inflight: new Set(), done: resolveDone, cancel: resolveCancel, blocked, limits };
+    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, inflight: new Set(), done: resolveDone, stop: resolveStop, blocked, limits };
+    if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     this.run = run;
     this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
@@ -173,7 +176,7 @@ export class WorkerSession {
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));
-    const outcome = await Promise.race([done, timedOut, cancelled]);
+    const outcome = await Promise.race([done, timedOut, stopped]);
     clearTimeout(timer);
     const ended = this.endRun(run);
     if (outcome === "timeout" || outcome === "cancelled") {
@@ -185,6 +188,7 @@ export class WorkerSession {
     if (outcome === "cancelled") {
       return finish({ ok: false, error: new BwError("CANCELLED", "the run was cancelled").toJSON() });
     }
+    if (outcome === "closing") return finish({ ok: false, error: this.closingError().toJSON() });
     if (outcome === "timeout") {
       return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", `the snippet did not finish within its budget of ${budgetMs} ms`).toJSON() });
     }
@@ -209,7 +213,7 @@ export class WorkerSession {
   /** Cancels the run in flight if it is `runId`. */
   cancel(runId: string): boolean {
     if (!this.run || this.run.runId !== runId || this.run.over) return false;
-    this.run.cancel();
+    this.run.stop("cancelled");
     return true;
   }
 
@@ -223,9 +227,13 @@ export class WorkerSession {
     return this.realm ? this.realm.end(run.token, REALM_END_GRACE_MS) : Promise.resolve(false);
   }
 
+  private closingError(): BwError {
+    return new BwError("SESSION_CLOSING", `session ${this.name} is closed`);
+  }
+
   private liveRun(token: unknown): Run {
     const run = this.run;
-    if (this.closed) throw new BwError("SESSION_CLOSING", `session ${this.name} is closed`);
+    if (this.closed) throw this.closingError();
     if (!run || run.token !== token || run.over) throw new BwError("SNIPPET_TIMEOUT", "this run is over: its budget ran out or it finished");
     return run;
   }
@@ -384,9 +392,13 @@ export class WorkerSession {
     return this.browserLosses !== mark;
   }
 
+  /** Ends the run in flight at once (SESSION_CLOSING); a run still waiting to start never will. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.run) void this.endRun(this.run);
+    if (this.run) {
+      this.run.stop("closing");
+      void this.endRun(this.run);
+    }
     this.realm?.close();
     this.realm = undefined;
     await this.pages.closeAll();

@@ -1,0 +1,60 @@
+// Closing a session with a run in flight and one queued: the run in flight
+// ends at once and the queued one never starts, both with SESSION_CLOSING;
+// the closed session is gone (never brought back by a run that was waiting
+// for it), and the next exec of that name starts a fresh session.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
+
+interface Listed {
+  session: string;
+  inFlight: number;
+  queued: number;
+  createdAt: string;
+}
+
+describe("close --session with runs in flight and queued", () => {
+  let home: string;
+  const listed = async (): Promise<Listed[]> => {
+    const r = await runCli(["sessions", "--json"], { home });
+    return (r.json?.daemons?.[0]?.sessions ?? []) as Listed[];
+  };
+
+  beforeAll(() => {
+    home = tempHome("bw-close-");
+  });
+
+  afterAll(async () => {
+    await destroyHome(home);
+  });
+
+  it("ends the run in flight and the queued one with SESSION_CLOSING, and never brings the session back", async () => {
+    const setUp = await runCli(["exec", "--session", "q", "-c", "state.mark = 'old'; return 1"], { home });
+    expect(setUp.json).toMatchObject({ ok: true, result: 1 });
+
+    const first = startCli(["exec", "--session", "q", "-c", "await new Promise((r) => setTimeout(r, 2500)); return 'first finished'"], { home });
+    await waitForRunInFlight(home, "q");
+    const second = startCli(["exec", "--session", "q", "-c", "return state.mark ?? 'fresh'"], { home });
+    const until = Date.now() + 10_000;
+    while (!(await listed()).some((s) => s.session === "q" && s.queued === 1)) {
+      if (Date.now() > until) throw new Error("the second run never showed as queued");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
+    const closedAt = Date.now();
+    const closed = await runCli(["close", "--session", "q", "--json"], { home });
+    expect(closed.json).toMatchObject({ ok: true, closed: true, session: "q" });
+    const [one, two] = await Promise.all([first.result, second.result]);
+    const settledMs = Date.now() - closedAt;
+    expect(one.json, one.stdout + one.stderr).toMatchObject({ ok: false, error: { code: "SESSION_CLOSING" } });
+    expect(two.json, two.stdout + two.stderr).toMatchObject({ ok: false, error: { code: "SESSION_CLOSING" } });
+    // Far inside the first run's 30 s budget (it used to run out) and its own 2.5 s wait counted from close.
+    expect(settledMs).toBeLessThan(2500);
+    expect((await listed()).map((s) => s.session)).not.toContain("q");
+
+    const fresh = await runCli(["exec", "--session", "q", "-c", "return state.mark ?? 'fresh'"], { home });
+    expect(fresh.json).toMatchObject({ ok: true, result: "fresh" });
+    const again = (await listed()).find((s) => s.session === "q");
+    expect(again).toBeDefined();
+    expect(Date.parse(again!.createdAt)).toBeGreaterThanOrEqual(closedAt);
+  });
+});
