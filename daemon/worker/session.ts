@@ -58,6 +58,8 @@ export class WorkerSession {
   /** Why the last realm was lost, until the next run's envelope says so. */
   private stateLost: RealmLoss | undefined;
   private readonly scope: { async: string[]; sync: string[] };
+  /** The active page the realm was last told (undefined: not told yet). */
+  private pushedActive: string | null | undefined;
   private closed = false;
   /** Counts browser losses (dropPages), so a run can tell that its browser died under it. */
   private browserLosses = 0;
@@ -98,7 +100,8 @@ export class WorkerSession {
     if (this.realm?.alive) return this.realm;
     const realm: Realm = new Realm({ session: this.name, scope: this.scope, consoleCap: MAX_CONSOLE_ENTRIES, heapMb: REALM_HEAP_MB }, {
       sync: (m) => { this.onEnter(this.name); return this.handleSync(m); },
-      async: (m) => { this.onEnter(this.name); return this.handleAsync(m); },
+      // The realm answers `page` from the active page it was told: tell it before the reply of a call that moved it.
+      async: (m) => { this.onEnter(this.name); return this.handleAsync(m).finally(() => this.pushActive()); },
       note: (m) => { this.handleSync(m); },
       console: (token, type, text) => {
         if (this.run?.token === token && !this.run.over) this.pushConsole(this.run, { type, text, source: "snippet" });
@@ -108,7 +111,25 @@ export class WorkerSession {
       lost: (reason) => this.realmLost(realm, reason),
     });
     this.realm = realm;
+    this.pushedActive = undefined;
     return realm;
+  }
+
+  /** The active page, or null when the session has none. */
+  private activeOrNull(): string | null {
+    try {
+      return this.pages.active();
+    } catch {
+      return null;
+    }
+  }
+
+  /** Tells the realm the active page when it moved since it was last told. */
+  private pushActive(): void {
+    const active = this.activeOrNull();
+    if (active === this.pushedActive || !this.realm?.alive) return;
+    this.pushedActive = active;
+    this.realm.setActive(active);
   }
 
   /** A realm died or was stopped: its run ends (a heap bomb as LIMIT_EXCEEDED), and the next run says `state` was reset. */
@@ -172,13 +193,15 @@ export class WorkerSession {
     this.run = run;
     this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
-    realm.run(run.token, code, `snippet-${this.name}.js`);
+    this.pushedActive = this.activeOrNull();
+    realm.run(run.token, code, `snippet-${this.name}.js`, this.pushedActive);
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));
     const outcome = await Promise.race([done, timedOut, stopped]);
     clearTimeout(timer);
-    const ended = this.endRun(run);
+    // A run that reported done has ended in its realm already; any other is ended there now.
+    const ended = this.endRun(run, outcome !== "timeout" && outcome !== "cancelled");
     if (outcome === "timeout" || outcome === "cancelled") {
       // The next run waits for the realm to confirm (or be replaced) and for the browser calls this one started.
       const calls = Promise.allSettled([...run.inflight]).then(() => undefined);
@@ -218,12 +241,13 @@ export class WorkerSession {
   }
 
   /** The run is over here at once; resolves when its realm confirmed, or was replaced for holding on. */
-  private endRun(run: Run): Promise<boolean> {
+  private endRun(run: Run, endedInRealm = false): Promise<boolean> {
     run.over = true;
     if (this.run === run) {
       this.run = undefined;
       this.events.endRun();
     }
+    if (endedInRealm) return Promise.resolve(true);
     return this.realm ? this.realm.end(run.token, REALM_END_GRACE_MS) : Promise.resolve(false);
   }
 
@@ -341,6 +365,7 @@ export class WorkerSession {
     // A navigation may change the title with no call of the run behind it (redirects, the page's own scripts).
     const changed = () => this.titles.changed();
     page.on("framenavigated", changed).on("domcontentloaded", changed).on("load", changed).on("close", changed);
+    page.on("close", () => this.pushActive());
   }
 
   private pushConsole(run: Run, entry: ConsoleEntry): void {
@@ -374,7 +399,9 @@ export class WorkerSession {
   dropPages(): boolean {
     this.browserLosses++;
     for (const wake of this.lossWaiters.splice(0)) wake();
-    return this.pages.drop();
+    const dropped = this.pages.drop();
+    this.pushActive();
+    return dropped;
   }
 
   /** Whether the browser went away since `mark`, waiting up to `waitMs` for the news (a call may fail before the close event lands). */

@@ -28,6 +28,8 @@ function startRealm(init: RealmInit): void {
   let nextCallId = 1;
   let nextTimerId = 1;
   let run: RealmRun | undefined;
+  /** The active page as the main thread last said; `page` reads it without a round trip. */
+  let active: string | null = null;
 
   const fail = (error: { name: string; message: string; code?: string }) =>
     Object.assign(new Error(error.message), { name: error.name, ...(error.code ? { code: error.code } : {}) });
@@ -59,6 +61,8 @@ function startRealm(init: RealmInit): void {
           if (run && run.token === m.token) {
             const error = m.error as { name: string; message: string; code?: string } | undefined;
             post({ t: "done", token: run.token, ok: m.ok === true, ...(m.ok === true ? { value: m.value } : { error: error ?? { name: "Error", message: "unknown error" } }) });
+            // A finished run ends here at once: none of its timers or handlers runs again, and the main thread need not ask.
+            end(run.token, false);
           }
           return null;
         case "console":
@@ -75,6 +79,12 @@ function startRealm(init: RealmInit): void {
           liveRun(m.token);
           post({ t: "note", m });
           return null;
+        case "activePage":
+          liveRun(m.token);
+          return active ?? blockingCall(m);
+        case "usePage":
+          active = blockingCall(m) as string;
+          return active;
         default:
           return blockingCall(m);
       }
@@ -88,7 +98,8 @@ function startRealm(init: RealmInit): void {
     },
   }, { scope: init.scope, consoleCap: init.consoleCap });
 
-  function start(token: string, code: string, filename: string): void {
+  function start(token: string, code: string, filename: string, activePage: string | null): void {
+    active = activePage;
     let compiled;
     try {
       compiled = context.compile(code, filename);
@@ -101,22 +112,25 @@ function startRealm(init: RealmInit): void {
     if (!context.run(compiled, token)) post({ t: "done", token, ok: false, error: { name: "Error", message: "the snippet could not be started in its context" } });
   }
 
-  function end(token: string): void {
+  function end(token: string, confirm: boolean): void {
     if (run?.token === token) {
       run.timers.end();
       run = undefined;
     }
     context.endRun(token);
-    post({ t: "ended", token });
+    if (confirm) post({ t: "ended", token });
   }
 
   port.on("message", (message: ToRealm) => {
     switch (message.t) {
       case "run":
-        start(message.token, message.code, message.filename);
+        start(message.token, message.code, message.filename, message.active);
         break;
       case "end":
-        end(message.token);
+        end(message.token, true);
+        break;
+      case "active":
+        active = message.pageId;
         break;
       case "emit":
         if (run?.token === message.token) context.emit(message.token, message.event);

@@ -116,8 +116,13 @@ export class Realm {
     Atomics.notify(this.signal, 0);
   }
 
-  run(token: string, code: string, filename: string): void {
-    this.post({ t: "run", token, code, filename });
+  run(token: string, code: string, filename: string, active: string | null): void {
+    this.post({ t: "run", token, code, filename, active });
+  }
+
+  /** The session's active page changed. */
+  setActive(pageId: string | null): void {
+    this.post({ t: "active", pageId });
   }
 
   emit(token: string, event: Record<string, unknown>): void {
@@ -125,7 +130,7 @@ export class Realm {
   }
 
   /**
-   * Ends the run in the realm. True when the realm confirmed within `graceMs`;
+   * Ends the run in the realm (a run that reported `done` has ended there already). True when the realm confirmed within `graceMs`;
    * false when it did not (a snippet holding its thread), and the realm is then stopped.
    */
   end(token: string, graceMs: number): Promise<boolean> {
