@@ -27,6 +27,8 @@ const SETTLE_GRACE_MS = 2000;
 export const REALM_END_GRACE_MS = 1500;
 /** A realm's heap limit: a snippet past it ends its own realm with LIMIT_EXCEEDED. */
 export const REALM_HEAP_MB = 1024;
+/** A realm idle this long, with nothing of the snippets' left in it, is retired (its thread costs ~9 MiB). */
+export const REALM_IDLE_MS = 30_000;
 
 interface Run {
   token: string;
@@ -58,6 +60,7 @@ export class WorkerSession {
   /** Why the last realm was lost, until the next run's envelope says so. */
   private stateLost: RealmLoss | undefined;
   private readonly scope: { async: string[]; sync: string[] };
+  private retireTimer: NodeJS.Timeout | undefined;
   /** The active page the realm was last told (undefined: not told yet). */
   private pushedActive: string | null | undefined;
   private closed = false;
@@ -91,8 +94,24 @@ export class WorkerSession {
       return true;
     });
     this.scope = scopeNames([...this.scopeFunctions.values()]);
-    // The realm's thread starts now, while the session's first page is made.
-    this.liveRealm();
+  }
+
+  /**
+   * After a run, an idle realm whose `state` and global hold nothing of the
+   * snippets' is retired: the next run starts a new one and loses nothing.
+   * One that holds something stays for the session's life.
+   */
+  private scheduleRetirement(realm: Realm): void {
+    clearTimeout(this.retireTimer);
+    this.retireTimer = setTimeout(() => {
+      if (this.run || this.realm !== realm) return;
+      void realm.pristine(REALM_END_GRACE_MS).then((clean) => {
+        if (!clean || this.run || this.realm !== realm) return;
+        realm.close();
+        this.realm = undefined;
+      });
+    }, REALM_IDLE_MS);
+    this.retireTimer.unref();
   }
 
   /** The session's realm, started anew when the last one was lost. */
@@ -169,6 +188,8 @@ export class WorkerSession {
     }
     // Closed while this run waited: it never starts (a realm made now would outlive the session).
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
+    clearTimeout(this.retireTimer);
+    // A new realm's thread starts here, while the session's first page is made.
     const realm = this.liveRealm();
     if (this.stateLost) {
       warnings.push({ code: "STATE_RESET", message: this.stateLost === "heap"
@@ -202,6 +223,7 @@ export class WorkerSession {
     clearTimeout(timer);
     // A run that reported done has ended in its realm already; any other is ended there now.
     const ended = this.endRun(run, outcome !== "timeout" && outcome !== "cancelled");
+    void ended.then(() => { if (this.realm?.alive && !this.closed) this.scheduleRetirement(this.realm); });
     if (outcome === "timeout" || outcome === "cancelled") {
       // The next run waits for the realm to confirm (or be replaced) and for the browser calls this one started.
       const calls = Promise.allSettled([...run.inflight]).then(() => undefined);
@@ -422,6 +444,7 @@ export class WorkerSession {
   /** Ends the run in flight at once (SESSION_CLOSING); a run still waiting to start never will. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.retireTimer);
     if (this.run) {
       this.run.stop("closing");
       void this.endRun(this.run);

@@ -5,7 +5,10 @@
 // stay as they were; the session itself keeps its pages and is told once
 // that its state was reset.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
+import { readdirSync } from "node:fs";
+import { REALM_IDLE_MS } from "../../daemon/worker/session.js";
+import { daemonPids, destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
+import { childrenMatching } from "../helpers/procs.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 interface Envelope {
@@ -126,6 +129,22 @@ describe("one realm per session", () => {
     const next = await exec("odd", "return 2");
     expect(next).toMatchObject({ ok: true, result: 2, warnings: [] });
   });
+
+  it("an idle realm that holds nothing of the snippets' is retired and comes back empty; one that holds state stays", async () => {
+    const [daemon] = daemonPids(home);
+    const [worker] = childrenMatching(daemon!, /worker\/main\.js/);
+    const threads = () => readdirSync(`/proc/${worker}/task`).length;
+    expect(await exec("keeper", "state.kept = new Map([[1, 'one']]); return 1")).toMatchObject({ ok: true });
+    expect(await exec("light", "await page.setContent('<title>light</title>'); return 1")).toMatchObject({ ok: true });
+    const before = threads();
+    // Every realm above is now idle; those holding nothing go once the idle time has passed.
+    await new Promise((r) => setTimeout(r, REALM_IDLE_MS + 4_000));
+    expect(threads()).toBeLessThan(before);
+    const light = await exec("light", "return [typeof state, Object.keys(state).length, await page.title()]");
+    expect(light).toMatchObject({ ok: true, result: ["object", 0, "light"], warnings: [] });
+    const keeper = await exec("keeper", "return state.kept.get(1)");
+    expect(keeper).toMatchObject({ ok: true, result: "one", warnings: [] });
+  }, 90_000);
 
   it("twenty sessions, each in its own realm, run at once", async () => {
     const runs = await Promise.all(Array.from({ length: 20 }, (_, i) =>

@@ -25,7 +25,9 @@ export type ToRealm =
   | { t: "active"; pageId: string | null }
   | { t: "end"; token: string }
   | { t: "emit"; token: string; event: Record<string, unknown> }
-  | { t: "reply"; id: number; reply: Reply };
+  | { t: "reply"; id: number; reply: Reply }
+  /** Asks whether snippets left anything in the realm (before retiring an idle one). */
+  | { t: "pristine?" };
 
 /** Realm → main thread. `sync` blocks the realm until its answer arrives on the sync port. */
 export type FromRealm =
@@ -35,7 +37,8 @@ export type FromRealm =
   | { t: "console"; token: string; type: string; text: string }
   | { t: "limit"; token: string; message: string }
   | { t: "done"; token: string; ok: boolean; value?: unknown; error?: ErrorShape }
-  | { t: "ended"; token: string };
+  | { t: "ended"; token: string }
+  | { t: "pristine"; clean: boolean };
 
 /** The sync port's one message: the answer to the realm's blocking call `id`. */
 export interface SyncAnswer {
@@ -75,6 +78,8 @@ export function checkFromRealm(value: unknown): FromRealm | undefined {
       return str(m.token) && typeof m.ok === "boolean" && (m.error === undefined || obj(m.error)) ? (m as FromRealm) : undefined;
     case "ended":
       return str(m.token) ? (m as FromRealm) : undefined;
+    case "pristine":
+      return typeof m.clean === "boolean" ? (m as FromRealm) : undefined;
     default:
       return undefined;
   }

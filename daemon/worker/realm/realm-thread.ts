@@ -132,6 +132,9 @@ function startRealm(init: RealmInit): void {
       case "active":
         active = message.pageId;
         break;
+      case "pristine?":
+        post({ t: "pristine", clean: run === undefined && context.pristine() });
+        break;
       case "emit":
         if (run?.token === message.token) context.emit(message.token, message.event);
         break;

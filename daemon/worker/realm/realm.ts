@@ -36,6 +36,7 @@ export class Realm {
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
   private readonly syncPort;
   private readonly endWaiters = new Map<string, (confirmed: boolean) => void>();
+  private pristineWaiters: ((clean: boolean) => void)[] = [];
   private gone = false;
 
   constructor(options: RealmOptions, private readonly host: RealmHost) {
@@ -92,6 +93,9 @@ export class Realm {
       case "ended":
         this.endWaiters.get(message.token)?.(true);
         break;
+      case "pristine":
+        for (const wake of this.pristineWaiters.splice(0)) wake(message.clean);
+        break;
     }
   }
 
@@ -146,11 +150,27 @@ export class Realm {
     });
   }
 
+  /** Whether snippets left nothing in the realm (`state` empty, the global as built); false if it does not say within `waitMs`. */
+  pristine(waitMs: number): Promise<boolean> {
+    if (this.gone) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), waitMs);
+      const done = (clean: boolean) => {
+        clearTimeout(timer);
+        this.pristineWaiters = this.pristineWaiters.filter((w) => w !== done);
+        resolve(clean);
+      };
+      this.pristineWaiters.push(done);
+      this.post({ t: "pristine?" });
+    });
+  }
+
   /** Stops the thread; the host is told why unless `reason` is "closed". */
   private lose(reason: RealmLoss): void {
     if (this.gone) return;
     this.gone = true;
     for (const wake of [...this.endWaiters.values()]) wake(false);
+    for (const wake of this.pristineWaiters.splice(0)) wake(false);
     void this.worker.terminate().catch(() => {});
     this.syncPort.close();
     if (reason !== "closed") this.host.lost(reason);

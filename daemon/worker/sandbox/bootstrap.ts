@@ -41,6 +41,8 @@ export interface ContextApi {
   fire(timerId: number): void;
   /** Delivers a page event (JSON) to the run's handlers; false when it has none for it. */
   emit(token: string, eventJson: string): boolean;
+  /** Whether snippets left nothing behind: `state` empty and the global as the bootstrap made it. */
+  pristine(): boolean;
 }
 
 export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJson: string, parts: ContextParts): ContextApi {
@@ -49,7 +51,7 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
   const { apply, ObjectCreate: create, ObjectFreeze: freeze, ObjectDefineProperty: defineProperty, ObjectKeys: keysOf, ObjectHasOwn: hasOwn } = P;
   const { JSONParse: parse, JSONStringify: stringify, String: toStr, Number: toNum, PromiseCtor, ErrorCtor } = P;
   const { StringPrototypeIndexOf, StringPrototypeSlice } = P;
-  const { MapCtor, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, MapPrototypeHas, MapPrototypeEntriesArray } = P;
+  const { MapCtor, MapPrototypeGet, MapPrototypeSet, MapPrototypeDelete, MapPrototypeHas, MapPrototypeEntriesArray, MapPrototypeGetSize } = P;
   const V = parts.values(P);
   const { record, parseData, later } = V;
   const spec = parseData(specJson);
@@ -103,6 +105,22 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
   const builtinNames = keysOf(builtins);
   for (let i = 0; i < builtinNames.length; i++) {
     defineProperty(globalThis, builtinNames[i]!, { value: (builtins as Record<string, unknown>)[builtinNames[i]!], writable: true, configurable: true });
+  }
+
+  // The global as snippets first see it: a realm whose global and `state` still match holds nothing of theirs.
+  const baseline = new MapCtor<PropertyKey, PropertyDescriptor | undefined>();
+  const globalKeys = P.ReflectOwnKeys(globalThis);
+  for (let i = 0; i < globalKeys.length; i++) MapPrototypeSet(baseline, globalKeys[i]!, P.ObjectGetOwnPropertyDescriptor(globalThis, globalKeys[i]!));
+  function globalUnchanged(): boolean {
+    const keys = P.ReflectOwnKeys(globalThis);
+    if (keys.length !== P.MapPrototypeGetSize(baseline)) return false;
+    for (let i = 0; i < keys.length; i++) {
+      const was = MapPrototypeGet(baseline, keys[i]!), now = P.ObjectGetOwnPropertyDescriptor(globalThis, keys[i]!);
+      // NaN is the one value not equal to itself.
+      const sameValue = was !== undefined && now !== undefined && (was.value === now.value || (was.value !== was.value && now.value !== now.value));
+      if (!sameValue || was!.get !== now!.get || was!.set !== now!.set) return false;
+    }
+    return true;
   }
 
   interface RunState { facades: RunFacades | null }
@@ -242,5 +260,6 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
       });
     },
     emit: (token: string, eventJson: string) => events.emit(token, eventJson),
+    pristine: () => P.ReflectOwnKeys(state).length === 0 && MapPrototypeGetSize(runs) === 0 && globalUnchanged(),
   }) as ContextApi);
 }

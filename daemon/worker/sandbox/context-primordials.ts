@@ -17,6 +17,8 @@ export interface Primordials {
   ObjectKeys: typeof Object.keys;
   ObjectHasOwn: (o: object, key: PropertyKey) => boolean;
   ObjectSetPrototypeOf: typeof Object.setPrototypeOf;
+  ObjectGetOwnPropertyDescriptor: typeof Object.getOwnPropertyDescriptor;
+  ReflectOwnKeys: typeof Reflect.ownKeys;
   JSONParse: (text: string) => any;
   JSONStringify: (value: unknown, replacer?: (this: unknown, key: string, value: unknown) => unknown) => string | undefined;
   /** String(v): never throws for symbols; an object's own toString may still run. */
@@ -95,6 +97,8 @@ export function contextPrimordials(): Primordials {
     ObjectKeys: Object.keys,
     ObjectHasOwn: Object.hasOwn,
     ObjectSetPrototypeOf: Object.setPrototypeOf,
+    ObjectGetOwnPropertyDescriptor: getOwnPropertyDescriptor,
+    ReflectOwnKeys: Reflect.ownKeys,
     JSONParse: JSON.parse,
     JSONStringify: JSON.stringify,
     String: g.String,

@@ -125,6 +125,13 @@ export class SnippetContext {
     contained(() => this.api.end(token));
   }
 
+  /** Whether snippets left nothing behind (empty `state`, the global as built): the realm can go and come back empty. */
+  pristine(): boolean {
+    let clean = false;
+    contained(() => { clean = this.api.pristine() === true; });
+    return clean;
+  }
+
   /** Hands a page event to the run's handlers; false when it has none for it. */
   emit(token: string, event: Record<string, unknown>): boolean {
     let delivered = false;
