@@ -27,6 +27,8 @@ export interface RealmOptions {
   scope: { async: string[]; sync: string[] };
   consoleCap: number;
   heapMb: number;
+  /** The thread's script: the realm thread, or a stand-in in tests of this boundary. */
+  thread?: URL;
 }
 
 const THREAD = new URL("./realm-thread.js", import.meta.url);
@@ -43,7 +45,7 @@ export class Realm {
     const { port1, port2 } = new MessageChannel();
     this.syncPort = port1;
     const init: RealmInit = { session: options.session, scope: options.scope, syncPort: port2, signal: this.signal.buffer as SharedArrayBuffer, consoleCap: options.consoleCap };
-    this.worker = new Worker(THREAD, {
+    this.worker = new Worker(options.thread ?? THREAD, {
       workerData: init,
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
