@@ -2,17 +2,22 @@
 // dist/bin: one file for the warm path (exec, run, repl) instead of ~50 ES
 // modules, which Node 20 resolves and links one by one (~20 ms of every call).
 // Commands off the warm path (yargs, help, vault…) stay in chunks loaded on
-// demand. Packages stay external (node_modules), and so does the daemon's code:
+// demand. Packages stay external (node_modules), env-paths aside, and so does the daemon's code:
 // the `--no-daemon` path imports dist/daemon at run time, one copy of it only.
 // Chunks stay flat: dist/bin sits at the same depth as dist/cli, so `new URL("../daemon/…",
 // import.meta.url)` finds the same files from either.
-import { chmodSync, rmSync } from "node:fs";
+import { chmodSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = path.join(root, "dist", "bin");
+// env-paths (and its one dependency) is bundled: the warm path computes the socket path with it, and
+// resolving it from node_modules costs ~6 ms of every call (Node's package resolution; docs/performance.md).
+const BUNDLED_PACKAGES = ["env-paths"];
+const { dependencies } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+const externalPackages = Object.keys(dependencies).filter((name) => !BUNDLED_PACKAGES.includes(name));
 
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -23,8 +28,7 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  packages: "external",
-  external: ["../daemon/*"],
+  external: [...externalPackages, "../daemon/*"],
   logLevel: "warning",
 });
 chmodSync(path.join(outdir, "betterwright.js"), 0o755);

@@ -4,6 +4,7 @@
 import { accessSync, constants, existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
+import { setupBrowsersDir } from "./paths.js";
 
 export interface BrowserCandidate {
   path: string;
@@ -39,9 +40,10 @@ const SYSTEM_CHROMIUM = [
   "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
 ];
 
-/** ms-playwright cache folders (Playwright's default, and ours for anything `setup` fetches). */
+/** Folders of Playwright-installed browsers: where `setup` puts them (env-paths' cache), then Playwright's default. */
 export function playwrightCacheDirs(): string[] {
   return [
+    setupBrowsersDir(),
     path.join(homedir(), ".cache", "ms-playwright"),
     path.join(homedir(), "Library", "Caches", "ms-playwright"),
   ];

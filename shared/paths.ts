@@ -3,8 +3,9 @@
 // `canonicalHome`, which resolves symlinks so client and daemon agree.
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
-import { homedir, tmpdir, userInfo } from "node:os";
+import { homedir } from "node:os";
 import path from "node:path";
+import envPaths from "env-paths";
 import { DEFAULT_PROFILE } from "./names.js";
 
 /** sun_path sizes, NUL terminator included. */
@@ -49,10 +50,19 @@ function suffix(profile: string): string {
   return profile === DEFAULT_PROFILE ? "" : `-${profile}`;
 }
 
-/** The owner-only folder for short sockets; env-paths' temp folder, computed without importing it. */
+/** betterwright's folders outside its home, where the platform keeps them (XDG on Linux, ~/Library on macOS). */
+function userDirs(): { temp: string; cache: string } {
+  return envPaths("betterwright", { suffix: "" });
+}
+
+/** The owner-only folder for short sockets: env-paths' temp folder, <tmpdir>/<user>/betterwright on Linux. */
 export function shortSocketRoot(): string {
-  // Same place env-paths puts its `temp` folder: <tmpdir>/<user>/betterwright.
-  return path.join(tmpdir(), userInfo().username, "betterwright");
+  return userDirs().temp;
+}
+
+/** Where `betterwright setup` has Playwright's installer put browsers (its PLAYWRIGHT_BROWSERS_PATH). */
+export function setupBrowsersDir(): string {
+  return path.join(userDirs().cache, "browsers");
 }
 
 export function socketPathFor(home: string, profile: string, platform: NodeJS.Platform = process.platform): string {

@@ -7,16 +7,17 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
+import { setupBrowsersDir } from "../../shared/paths.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { EXIT, printJson, wantsJson } from "../output.js";
 import { safeLine } from "../../shared/safe-text.js";
 
-function run(command: string, args: string[]): Promise<boolean> {
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   return new Promise((resolve) => {
     process.stderr.write(`$ ${command} ${args.join(" ")}\n`);
     // Progress goes to stderr; stdout stays for the result.
-    const child = spawn(command, args, { stdio: ["ignore", 2, 2], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    const child = spawn(command, args, { stdio: ["ignore", 2, 2], env: { ...env, DEBIAN_FRONTEND: "noninteractive" } });
     child.on("error", () => resolve(false));
     child.on("exit", (code) => resolve(code === 0));
   });
@@ -27,12 +28,17 @@ export function playwrightCliPath(): string {
   return path.join(path.dirname(createRequire(import.meta.url).resolve("playwright-core/package.json")), "cli.js");
 }
 
+/** Playwright's installer puts what it fetches in betterwright's own cache folder, which discovery searches first. */
+export function playwrightInstallerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, PLAYWRIGHT_BROWSERS_PATH: setupBrowsersDir() };
+}
+
 async function install(): Promise<string> {
   const isRoot = process.getuid?.() === 0;
   if (isRoot && existsSync("/usr/bin/apt-get")) {
     if ((await run("apt-get", ["update", "-qq"])) && (await run("apt-get", ["install", "-y", "-qq", "chromium-headless-shell", "chromium"]))) return "apt-get";
   }
-  if (await run(process.execPath, [playwrightCliPath(), "install", "chromium-headless-shell"])) return "playwright";
+  if (await run(process.execPath, [playwrightCliPath(), "install", "chromium-headless-shell"], playwrightInstallerEnv(process.env))) return "playwright";
   return "";
 }
 
