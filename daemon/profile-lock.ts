@@ -1,9 +1,8 @@
 // The profile lock: held for the daemon's whole life, so exactly one daemon
 // (or one --no-daemon browser) owns a profile directory. A lock whose holder
 // died goes stale (mtime older than staleMs) and is taken over.
-import { chmodSync } from "node:fs";
-import lockfile from "proper-lockfile";
 import { BwError } from "../shared/errors.js";
+import { lockOwnerOnly } from "./owner-only-lock.js";
 
 export const PROFILE_LOCK_STALE_MS = 10_000;
 
@@ -18,7 +17,7 @@ export async function acquireProfileLock(
 ): Promise<HeldLock | undefined> {
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(profileDir, {
+    release = await lockOwnerOnly(profileDir, {
       lockfilePath: lockPath,
       realpath: false,
       stale: PROFILE_LOCK_STALE_MS,
@@ -30,8 +29,6 @@ export async function acquireProfileLock(
     if ((error as NodeJS.ErrnoException).code === "ELOCKED") return undefined;
     throw new BwError("DAEMON_UNAVAILABLE", `cannot take the profile lock ${lockPath}: ${(error as Error).message}`);
   }
-  // proper-lockfile makes its directory 0755; nothing under the home is world-readable.
-  try { chmodSync(lockPath, 0o700); } catch { /* best effort */ }
   let released = false;
   return {
     async release() {

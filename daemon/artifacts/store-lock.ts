@@ -1,9 +1,8 @@
 // The artifact store's cross-process lock: every profile's daemon shares
 // `artifacts/`, so each read-decide-write of the ledger and each eviction
 // happens under one lock directory (proper-lockfile). Held for milliseconds.
-import { chmodSync } from "node:fs";
-import lockfile from "proper-lockfile";
 import { BwError } from "../../shared/errors.js";
+import { lockOwnerOnly } from "../owner-only-lock.js";
 
 export const STORE_LOCK_STALE_MS = 10_000;
 const RETRY_MIN_MS = 10;
@@ -21,7 +20,7 @@ export interface LockOptions {
 export async function withStoreLock<T>(options: LockOptions, body: () => T | Promise<T>): Promise<T> {
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(options.target, {
+    release = await lockOwnerOnly(options.target, {
       lockfilePath: options.lockPath,
       realpath: false,
       stale: STORE_LOCK_STALE_MS,
@@ -35,8 +34,6 @@ export async function withStoreLock<T>(options: LockOptions, body: () => T | Pro
       details: { cap: "lock" },
     });
   }
-  // proper-lockfile makes its directory 0755; nothing under the home is world-readable.
-  try { chmodSync(options.lockPath, 0o700); } catch { /* best effort: it is empty */ }
   try {
     return await body();
   } finally {

@@ -1,11 +1,9 @@
 // The cross-process write lock shared by every profile's daemon (vault/vault.lock,
 // a proper-lockfile directory). Invariant: a caller either runs with the lock held
 // or gets VAULT_BUSY after a bounded wait; losing the lock never crashes the process.
-import * as fs from "node:fs";
-import { lock } from "proper-lockfile";
 import { BwError } from "../../shared/errors.js";
 import { VAULT_FILE_NAMES } from "../../shared/protocol/vault.js";
-import { DIR_MODE } from "./atomic-file.js";
+import { lockOwnerOnly } from "../owner-only-lock.js";
 
 export interface VaultLockOptions {
   /** A lock whose mtime is older than this is taken over (a writer died holding it). proper-lockfile floors it at 2000. */
@@ -22,23 +20,6 @@ export interface HeldLock {
   assertHeld(): void;
 }
 
-/**
- * proper-lockfile creates its directory with the process umask (usually 0755);
- * this fs makes it 0700 so nothing under the home is world-readable. Built per
- * call because proper-lockfile caches a probe result on the fs object.
- */
-function ownerOnlyFs(): Record<string, unknown> {
-  return {
-    mkdir: (path: string, callback: (err: NodeJS.ErrnoException | null) => void) =>
-      fs.mkdir(path, { mode: DIR_MODE }, (err) => callback(err)),
-    stat: fs.stat,
-    rmdir: fs.rmdir,
-    rmdirSync: fs.rmdirSync,
-    utimes: fs.utimes,
-    realpath: fs.realpath,
-  };
-}
-
 /** Runs `fn` holding `<dir>/vault.lock`. `dir` must exist. */
 export async function withVaultLock<T>(dir: string, options: VaultLockOptions, fn: (held: HeldLock) => Promise<T>): Promise<T> {
   const staleMs = Math.max(options.staleMs ?? DEFAULT_LOCK_STALE_MS, 2_000);
@@ -46,10 +27,9 @@ export async function withVaultLock<T>(dir: string, options: VaultLockOptions, f
   let compromised: Error | null = null;
   let release: () => Promise<void>;
   try {
-    release = await lock(dir, {
+    release = await lockOwnerOnly(dir, {
       lockfilePath: `${dir}/${VAULT_FILE_NAMES.lock}`,
       stale: staleMs,
-      fs: ownerOnlyFs(),
       retries: waitMs === 0
         ? 0
         : { retries: 10_000, factor: 1.3, minTimeout: 15, maxTimeout: 250, randomize: true, maxRetryTime: waitMs },
