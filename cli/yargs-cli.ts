@@ -7,8 +7,10 @@ import { doctorCommand } from "./commands/doctor.js";
 import { execCommand } from "./commands/exec.js";
 import { policyCommand } from "./commands/policy.js";
 import { replCommand } from "./commands/repl.js";
+import { sessionCommand } from "./commands/session.js";
 import { sessionsCommand } from "./commands/sessions.js";
 import { setupCommand } from "./commands/setup.js";
+import { stateCommand } from "./commands/state.js";
 import { transcriptCommand } from "./commands/transcript.js";
 import { vaultCommand } from "./commands/vault.js";
 import type { CliContext } from "./context.js";
@@ -27,6 +29,7 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     .usage("$0 <command> [options]\n\nA persistent, policy-guarded Chromium for agents and scripts.")
     .command(execCommand(ctx))
     .command(replCommand(ctx))
+    .command(sessionCommand(ctx))
     .command(sessionsCommand(ctx))
     .command(closeCommand(ctx))
     .command(transcriptCommand(ctx))
@@ -35,6 +38,7 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     .command(policyCommand(ctx))
     .command(vaultCommand(ctx))
     .command(artifactsCommand(ctx))
+    .command(stateCommand(ctx))
     .demandCommand(1, "name a command")
     .strict()
     .help()

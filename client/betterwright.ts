@@ -11,6 +11,17 @@ import { connectInProcess, type InProcessConnection } from "./in-process.js";
 import { applyPolicyOption, type PolicyOption } from "./policy-option.js";
 import type { NetworkPolicy } from "../shared/policy/index.js";
 import { vaultApi, type VaultApi } from "./vault-api.js";
+import { SessionCreate, type SessionCreateResult } from "../shared/protocol/index.js";
+import type { SessionSettings } from "../shared/session-settings.js";
+import { stateApi, type StateApi } from "./state-api.js";
+
+/** How a session is made: shared (the profile's context), or isolated with its own settings and a saved state to start from. */
+export interface CreateSessionOptions {
+  isolated?: boolean;
+  settings?: SessionSettings;
+  /** A saved state (bw.states) the isolated session starts from. */
+  state?: string;
+}
 
 export interface BetterWrightOptions {
   profile?: string;
@@ -31,6 +42,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Accept downloads the session's pages start during this run; without it every download is cancelled. */
   approveDownloads?: boolean;
+  /** Create the session this way if this run is its first; an existing session must have been made this way (SESSION_EXISTS). */
+  create?: CreateSessionOptions;
 }
 
 /** Which artifacts: this profile's (default), one session of it, or every profile's (`all`). */
@@ -98,6 +111,7 @@ export class BetterWright {
         timeoutMs: options.timeoutMs ?? this.config.settings.timeoutMs,
         runId,
         ...(options.approveDownloads ? { approveDownloads: true } : {}),
+        ...(options.create ? { create: options.create } : {}),
       });
     } catch (error) {
       // The connection dropped but the run goes on in the daemon: reattach for its envelope.
@@ -146,6 +160,20 @@ export class BetterWright {
   async pruneArtifacts(scope: ArtifactScope = {}): Promise<PruneResult> {
     const { peer } = await this.connect();
     return peer.call(ArtifactsPrune, scope);
+  }
+
+  /**
+   * Makes a session: isolated ones get their own browser context (cookies, storage, settings), started
+   * now. The same call again is a no-op; with other settings it is SESSION_EXISTS.
+   */
+  async createSession(session: string, options: CreateSessionOptions = {}): Promise<SessionCreateResult> {
+    const { peer } = await this.connect(options.isolated === true);
+    return peer.call(SessionCreate, { session, ...options });
+  }
+
+  /** Saved browser states of this profile (save, list, remove). */
+  get states(): StateApi {
+    return stateApi(async (decl, params) => (await this.connect()).peer.call(decl, params));
   }
 
   async sessions(): Promise<SessionSummary[]> {

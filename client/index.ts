@@ -1,5 +1,8 @@
 // The package's public surface.
-export { BetterWright, type BetterWrightOptions, type RunOptions } from "./betterwright.js";
+export { BetterWright, type BetterWrightOptions, type RunOptions, type CreateSessionOptions } from "./betterwright.js";
+export type { StateApi } from "./state-api.js";
+export type { SessionCreateResult, StateInfo, StateListing, StateSaveResult } from "../shared/protocol/index.js";
+export type { Geolocation, SessionSettings, Viewport } from "../shared/session-settings.js";
 export { BwError, ERROR_CODES, type ErrorCode } from "../shared/errors.js";
 export type { Envelope, PageInfo, ConsoleEntry, ArtifactInfo, Warning } from "../shared/envelope.js";
 export { NetworkPolicy } from "../shared/policy/index.js";

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { Duplex, PassThrough } from "node:stream";
 import net from "node:net";
 import path from "node:path";
-import { ARTIFACT_DEFAULTS, LIMIT_DEFAULTS, type DaemonSettings } from "../shared/config.js";
+import { ARTIFACT_DEFAULTS, LIMIT_DEFAULTS, STATE_DEFAULTS, type DaemonSettings } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
 import { layoutFor, type HomeLayout } from "../shared/paths.js";
@@ -22,10 +22,13 @@ import { registerArtifactMethods } from "./methods/artifact-methods.js";
 import { registerGuardMethods } from "./methods/guard-methods.js";
 import { registerDaemonMethods } from "./methods/daemon-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
+import { registerStateMethods } from "./methods/state-methods.js";
 import { registerVaultMethods } from "./methods/vault-methods.js";
 import { registerWorkerMethods } from "./methods/worker-methods.js";
 import { acquireProfileLock, type HeldLock } from "./profile-lock.js";
+import { SessionContexts } from "./session-contexts.js";
 import { SessionRegistry } from "./sessions.js";
+import { StateStore } from "./states/state-store.js";
 import { VaultService } from "./vault/service.js";
 import { prepareSocketDir, removeStaleSocket } from "./socket-path.js";
 import { WorkerSupervisor } from "./worker-supervisor.js";
@@ -65,6 +68,8 @@ export class Daemon {
   readonly artifacts: ArtifactService;
   /** The vault shared by every profile's daemon, and the redactor every run's output and log line passes. */
   readonly vault: VaultService;
+  /** Saved browser states of this profile, sealed with the vault key. */
+  readonly states: StateStore;
   readonly defaultTimeoutMs: number;
   private readonly worker: WorkerSupervisor;
   private readonly now: () => number;
@@ -113,7 +118,10 @@ export class Daemon {
       this.workerRegistry(),
       (line) => this.log.write(line),
     );
-    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(envelope, outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS);
+    const stateCaps = options.settings.states ?? STATE_DEFAULTS;
+    this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });
+    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(envelope, outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS,
+      new SessionContexts(this.states, stateCaps));
   }
 
   /** The Chromium profile in use: the profile's own, or an ephemeral one when it was locked. */
@@ -179,6 +187,7 @@ export class Daemon {
     registerDaemonMethods(registry, this);
     registerSessionMethods(registry, this);
     registerVaultMethods(registry, this);
+    registerStateMethods(registry, this);
     registerGuardMethods(registry, this);
     registerArtifactMethods(registry, this);
     return registry;

@@ -8,7 +8,10 @@ import { describeFsError } from "../shared/fs-problem.js";
 import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
 import { transcriptPath, type HomeLayout } from "../shared/paths.js";
 import { WorkerCancel, WorkerCloseSession, WorkerExec, type SessionSummary } from "../shared/protocol/index.js";
+import type { StateSaveResult } from "../shared/protocol/index.js";
+import { SHARED_SPEC, type SessionSpec } from "../shared/session-settings.js";
 import { RunTable } from "./runs.js";
+import { assertSameSpec, type SessionContexts } from "./session-contexts.js";
 import { preview, Transcript, type TranscriptEntry } from "./transcript.js";
 import type { WorkerSupervisor } from "./worker-supervisor.js";
 
@@ -22,6 +25,8 @@ export interface ExecRequest {
   runId?: string | undefined;
   /** Downloads started by this session's pages during the run are accepted (exec --approve-downloads). */
   approveDownloads?: boolean | undefined;
+  /** How the session is made if this run creates it (exec --isolated …); an existing one must match. */
+  create?: SessionSpec | undefined;
 }
 
 /** Applied to every envelope before it is recorded and returned (artifacts: spill, pins). */
@@ -56,7 +61,7 @@ class DaemonSession {
   workerGeneration: number | undefined;
   readonly transcript: Transcript;
 
-  constructor(readonly name: string, layout: HomeLayout, now: number) {
+  constructor(readonly name: string, layout: HomeLayout, now: number, readonly spec: SessionSpec) {
     this.createdAt = now;
     this.lastUsedAt = now;
     this.transcript = new Transcript(transcriptPath(layout, name));
@@ -100,6 +105,8 @@ export class SessionRegistry {
     private readonly finishEnvelope: EnvelopeFinisher = async (envelope) => envelope,
     private readonly filterOutput: OutputFilter = (outcome, snippet) => ({ outcome, snippet }),
     private readonly limits: LimitSettings = LIMIT_DEFAULTS,
+    /** Isolated sessions' contexts and saved states. */
+    private readonly contexts?: SessionContexts,
   ) {
     this.runs = new RunTable(now);
   }
@@ -113,17 +120,20 @@ export class SessionRegistry {
     return false;
   }
 
-  private session(name: string): DaemonSession {
+  private session(name: string, spec: SessionSpec = SHARED_SPEC): DaemonSession {
     let session = this.sessions.get(name);
     if (!session) {
-      session = new DaemonSession(name, this.layout, this.now());
+      session = new DaemonSession(name, this.layout, this.now(), spec);
       this.sessions.set(name, session);
     }
     return session;
   }
 
-  /** The session for a new run, made if needed; refused (LIMIT_EXCEEDED) past the daemon's session or queue limit. */
-  private admit(name: string): DaemonSession {
+  /**
+   * The session for a new run, made if needed (as `spec`, else shared); refused (LIMIT_EXCEEDED) past the
+   * daemon's session or queue limit, and (SESSION_EXISTS) when it exists made otherwise than `spec`.
+   */
+  private admit(name: string, spec?: SessionSpec): DaemonSession {
     const { maxSessions, maxQueuedExecs } = this.limits;
     const existing = this.sessions.get(name);
     if (existing === undefined && this.sessions.size >= maxSessions) {
@@ -137,14 +147,53 @@ export class SessionRegistry {
         details: { limit: "maxQueuedExecs", value: maxQueuedExecs },
       });
     }
-    return existing ?? this.session(name);
+    if (existing !== undefined && spec !== undefined) assertSameSpec(name, existing.spec, spec);
+    return existing ?? this.session(name, spec);
+  }
+
+  /** session.create: true when made now (an isolated one with its context ready); false for one made the same way before. */
+  async create(name: string, spec: SessionSpec): Promise<boolean> {
+    const existed = this.sessions.has(name);
+    const session = this.admit(name, spec);
+    if (existed) return false;
+    if (!spec.isolated) return true;
+    try {
+      await session.enqueue(async () => {
+        const worker = await this.worker.ensure();
+        if (session.closed) throw session.closingError();
+        const generation = this.worker.generation;
+        await this.contexts!.open(worker, name, spec, true);
+        session.workerGeneration = generation;
+      });
+    } catch (error) {
+      // A session that could not be made (a missing state, a setting Chromium refused) is not left behind.
+      if (this.sessions.get(name) === session) await this.close(name);
+      throw error;
+    }
+    return true;
+  }
+
+  /** state.save: in the session's queue, after the runs before it. */
+  saveState(name: string, stateName: string): Promise<StateSaveResult> {
+    const session = this.sessions.get(name);
+    if (!session) return Promise.reject(new BwError("SESSION_NOT_FOUND", `no session ${name} in profile ${this.layout.profile}`));
+    return session.enqueue(async () => {
+      if (session.closed) throw session.closingError();
+      const worker = await this.worker.ensure();
+      if (session.spec.isolated && session.workerGeneration !== this.worker.generation) {
+        throw new BwError("SESSION_RESET", `session ${name}'s context was lost with a worker restart; nothing was saved`);
+      }
+      return this.contexts!.save(worker, name, stateName);
+    });
   }
 
   async exec(request: ExecRequest): Promise<Envelope> {
+    // A run that creates its session waits for it to be made; a session that cannot be made fails the call.
+    if (request.create !== undefined && !this.sessions.has(request.session)) await this.create(request.session, request.create);
     const acceptedAt = this.now();
     const deadline = acceptedAt + request.timeoutMs;
     const runId = request.runId ?? randomUUID();
-    const session = this.admit(request.session);
+    const session = this.admit(request.session, request.create);
     session.lastUsedAt = acceptedAt;
     return this.runs.add(runId, request.session, (run) => session.enqueue(async () => {
       run.started();
@@ -219,10 +268,13 @@ export class SessionRegistry {
       if (session.closed) return failed(session.closingError());
       generation = this.worker.generation;
       const lostPages = session.workerGeneration !== undefined && session.workerGeneration !== generation;
+      // An isolated session on a new worker gets its context again: its settings, not its lost storage.
+      if (session.spec.isolated && session.workerGeneration !== generation) await this.contexts!.open(worker, session.name, session.spec, session.workerGeneration === undefined);
       session.workerGeneration = generation;
       const outcome = await worker.call(WorkerExec, { session: request.session, code: request.code, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
       if (lostPages && !outcome.warnings.some((w) => w.code === "SESSION_RESET")) {
-        outcome.warnings.unshift({ code: "SESSION_RESET", message: "the worker restarted since this session's last call; its pages and page state were lost" });
+        const storage = session.spec.isolated ? ", and its own cookies and storage with them (its settings were kept)" : "";
+        outcome.warnings.unshift({ code: "SESSION_RESET", message: `the worker restarted since this session's last call; its pages and page state were lost${storage}` });
       }
       return outcome;
     } catch (error) {
@@ -242,6 +294,9 @@ export class SessionRegistry {
       inFlight: s.inFlight,
       queued: s.queued,
       createdAt: new Date(s.createdAt).toISOString(),
+      isolated: s.spec.isolated,
+      settings: s.spec.settings,
+      ...(s.spec.state === undefined ? {} : { state: s.spec.state }),
     }));
   }
 

@@ -64,6 +64,34 @@ export const LIMIT_SOURCES: Record<keyof LimitSettings, { key: string; env: stri
   maxQueuedExecs: { key: "maxQueuedExecs", env: "BETTERWRIGHT_MAX_QUEUED_EXECS" },
 };
 
+/** Caps on a profile's saved browser states (see docs/state.md); past one, state.save gets LIMIT_EXCEEDED. */
+export interface StateSettings {
+  /** Saved states of one profile. */
+  maxStates: number;
+  /** One saved state's file. */
+  maxStateBytes: number;
+  /** All saved states of one profile together. */
+  maxTotalStateBytes: number;
+}
+
+// A state crosses the worker's pipe base64-encoded in one 8 MiB frame, so one
+// state can be at most 5 MiB; 4 MiB holds any real login (cookies, local
+// storage, a modest IndexedDB). 100 states and 64 MiB per profile: a folder of
+// logins, not an archive.
+export const STATE_BYTES_CEILING = 5 * MiB;
+export const STATE_DEFAULTS: StateSettings = {
+  maxStates: 100,
+  maxStateBytes: 4 * MiB,
+  maxTotalStateBytes: 64 * MiB,
+};
+
+/** config.json key and environment variable of each state cap. */
+export const STATE_SOURCES: Record<keyof StateSettings, { key: string; env: string; max?: number }> = {
+  maxStates: { key: "maxSavedStates", env: "BETTERWRIGHT_MAX_SAVED_STATES" },
+  maxStateBytes: { key: "savedStateMaxBytes", env: "BETTERWRIGHT_SAVED_STATE_MAX_BYTES", max: STATE_BYTES_CEILING },
+  maxTotalStateBytes: { key: "savedStatesMaxTotalBytes", env: "BETTERWRIGHT_SAVED_STATES_MAX_TOTAL_BYTES" },
+};
+
 /** Settings that shape the daemon: two daemons with different values are different daemons. */
 export interface DaemonSettings {
   browser: string | null;
@@ -73,6 +101,7 @@ export interface DaemonSettings {
   daemonIdleSeconds: number;
   artifacts: ArtifactSettings;
   limits: LimitSettings;
+  states: StateSettings;
 }
 
 export interface Settings extends DaemonSettings {
@@ -161,12 +190,13 @@ function asHostList(value: unknown, source: Source, what: string): string[] {
   });
 }
 
-/** A whole number of at least 1 (`unit` names what it counts in the error). */
-function asCount(value: unknown, source: Source, what: string, unit: string): number {
+/** A whole number of at least 1 and at most `max` (`unit` names what it counts in the error). */
+function asCount(value: unknown, source: Source, what: string, unit: string, max = Number.MAX_SAFE_INTEGER): number {
   const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1) {
     return fail(source, what, `expected a whole number of ${unit}, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
   }
+  if (n > max) return fail(source, what, `must be at most ${max}`);
   return n;
 }
 
@@ -190,6 +220,7 @@ interface Layer {
   blockHosts?: string[];
   artifacts?: Partial<ArtifactSettings>;
   limits?: Partial<LimitSettings>;
+  states?: Partial<StateSettings>;
 }
 
 const FILE_KEYS = new Set([
@@ -197,17 +228,18 @@ const FILE_KEYS = new Set([
   "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "profiles",
   ...Object.values(ARTIFACT_SOURCES).map((s) => s.key),
   ...Object.values(LIMIT_SOURCES).map((s) => s.key),
+  ...Object.values(STATE_SOURCES).map((s) => s.key),
 ]);
 
 type Read = (key: string, env: string) => unknown;
 type SourceOf = (key: string, env: string) => Source;
 
 /** The whole-number settings of one group (artifact caps, limits) that a source states, or undefined if none. */
-function countLayer<T extends object>(sources: Record<keyof T, { key: string; env: string }>, unit: string, read: Read, source: SourceOf): Partial<T> | undefined {
+function countLayer<T extends object>(sources: Record<keyof T, { key: string; env: string; max?: number }>, unit: string, read: Read, source: SourceOf): Partial<T> | undefined {
   const out: Partial<Record<keyof T, number>> = {};
-  for (const [field, { key, env }] of Object.entries(sources) as [keyof T, { key: string; env: string }][]) {
+  for (const [field, { key, env, max }] of Object.entries(sources) as [keyof T, { key: string; env: string; max?: number }][]) {
     const raw = read(key, env);
-    if (raw !== undefined && raw !== "") out[field] = asCount(raw, source(key, env), key, unit);
+    if (raw !== undefined && raw !== "") out[field] = asCount(raw, source(key, env), key, unit, max);
   }
   return Object.keys(out).length > 0 ? (out as Partial<T>) : undefined;
 }
@@ -218,6 +250,8 @@ function addCounts(layer: Layer, read: Read, source: SourceOf): void {
   if (artifacts) layer.artifacts = artifacts;
   const limits = countLayer<LimitSettings>(LIMIT_SOURCES, "sessions or runs", read, source);
   if (limits) layer.limits = limits;
+  const states = countLayer<StateSettings>(STATE_SOURCES, "states or bytes", read, source);
+  if (states) layer.states = states;
 }
 
 function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
@@ -328,6 +362,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   const merged: Layer = Object.assign({}, ...layers);
   const statedArtifacts: Partial<ArtifactSettings> = Object.assign({}, ...layers.map((l) => l.artifacts ?? {}));
   const statedLimits: Partial<LimitSettings> = Object.assign({}, ...layers.map((l) => l.limits ?? {}));
+  const statedStates: Partial<StateSettings> = Object.assign({}, ...layers.map((l) => l.states ?? {}));
   const explicit: Partial<DaemonSettings> = {};
 
   const policy: PolicySettings = {
@@ -349,6 +384,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     daemonIdleSeconds: merged.daemonIdleSeconds ?? DEFAULTS.daemonIdleSeconds,
     artifacts: { ...ARTIFACT_DEFAULTS, ...statedArtifacts },
     limits: { ...LIMIT_DEFAULTS, ...statedLimits },
+    states: { ...STATE_DEFAULTS, ...statedStates },
     noDaemon: flags.noDaemon ?? (env.BETTERWRIGHT_NO_DAEMON ? asBool(env.BETTERWRIGHT_NO_DAEMON, "environment BETTERWRIGHT_NO_DAEMON", "no-daemon") : false),
   };
   if (merged.browser !== undefined) explicit.browser = settings.browser;
@@ -358,6 +394,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   if (merged.daemonIdleSeconds !== undefined) explicit.daemonIdleSeconds = settings.daemonIdleSeconds;
   if (Object.keys(statedArtifacts).length > 0) explicit.artifacts = settings.artifacts;
   if (Object.keys(statedLimits).length > 0) explicit.limits = settings.limits;
+  if (Object.keys(statedStates).length > 0) explicit.states = settings.states;
   const statedPolicy: Partial<PolicySettings> = {};
   for (const key of ["allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts"] as const) {
     if (merged[key] !== undefined) Object.assign(statedPolicy, { [key]: merged[key] });
@@ -367,8 +404,8 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
 }
 
 export function daemonSettingsOf(settings: Settings): DaemonSettings {
-  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits } = settings;
-  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits };
+  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states } = settings;
+  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states };
 }
 
 export { DEFAULT_PROFILE };

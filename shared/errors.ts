@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   STORAGE_UNAVAILABLE: { retryable: true, exit: 3, summary: "The home's file system refused a write: full, read-only, or failing." },
   UNSAFE_PATH: { retryable: false, exit: 3, summary: "The home, a folder in it, or the daemon's socket could be changed by another user (wrong owner, writable by others, a link); nothing was sent or written. The message says what to fix." },
   STATE_RESET: { retryable: false, exit: 1, summary: "A warning: the session's realm was replaced (its previous run held it past its end, or ran out of memory), so `state` starts empty; its pages are kept." },
+  SESSION_EXISTS: { retryable: false, exit: 2, summary: "The session exists with other settings (isolated or shared, viewport, locale…); the message names the difference. Close it first, or call with its settings." },
+  STATE_NOT_FOUND: { retryable: false, exit: 1, summary: "No saved browser state by that name in this profile." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -10,7 +10,8 @@ export const DEFAULT_SESSION = "default";
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
-export type NameKind = "profile" | "session";
+/** Saved browser states are named like sessions: the name is a file name under states/<profile>/. */
+export type NameKind = "profile" | "session" | "state";
 
 /** Why a name is invalid, or undefined when it is fine. */
 export function nameProblem(name: unknown, kind: NameKind): string | undefined {

@@ -6,8 +6,9 @@ import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
 import { envelopeExitCode, failureEnvelope, printJson } from "../output.js";
+import { createParamsFrom, SESSION_CREATE_OPTIONS, type SessionCreateArgs } from "../session-options.js";
 
-interface ExecArgs extends GlobalArgs {
+interface ExecArgs extends GlobalArgs, SessionCreateArgs {
   file?: string;
   code?: string;
   session?: string;
@@ -20,6 +21,7 @@ export const EXEC_OPTIONS: readonly OptionSpec[] = [
   { name: "session", alias: "s", type: "string", describe: "Session name (env BETTERWRIGHT_SESSION, default 'default')" },
   { name: "timeout", type: "number", describe: "Budget in seconds, queue wait included (env BETTERWRIGHT_TIMEOUT_SECONDS, default 30)" },
   { name: "approve-downloads", type: "boolean", describe: "Accept downloads this session's pages start during this run (into its artifact folder)" },
+  ...SESSION_CREATE_OPTIONS,
 ];
 
 export function execCommand(ctx: CliContext) {
@@ -37,12 +39,13 @@ export function execCommand(ctx: CliContext) {
       // yargs hands a lone "-" positional over as "".
       const code = await readCode({ code: args.code, file: args.file === "" ? "-" : args.file });
       const { session, profile, timeoutMs } = config.settings;
+      const create = createParamsFrom(args);
       const bw = BetterWright.fromConfig(config, ctx.env);
       try {
         // Ctrl-C cancels the run in the daemon; the envelope (CANCELLED) is still printed.
         const abort = new AbortController();
         process.once("SIGINT", () => abort.abort());
-        const envelope = await bw.run(code, { session, timeoutMs, signal: abort.signal, approveDownloads: args["approve-downloads"] === true }).catch((error: unknown) => failureEnvelope(error, session, profile));
+        const envelope = await bw.run(code, { session, timeoutMs, signal: abort.signal, approveDownloads: args["approve-downloads"] === true, ...(create ? { create } : {}) }).catch((error: unknown) => failureEnvelope(error, session, profile));
         printJson(envelope);
         return envelopeExitCode(envelope);
       } finally {

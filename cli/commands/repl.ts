@@ -7,9 +7,10 @@ import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
 import { failureEnvelope } from "../output.js";
+import { createParamsFrom, SESSION_CREATE_OPTIONS, type SessionCreateArgs } from "../session-options.js";
 import { safeJson } from "../../shared/safe-text.js";
 
-interface ReplArgs extends GlobalArgs {
+interface ReplArgs extends GlobalArgs, SessionCreateArgs {
   session?: string;
   timeout?: number;
 }
@@ -17,6 +18,7 @@ interface ReplArgs extends GlobalArgs {
 export const REPL_OPTIONS: readonly OptionSpec[] = [
   { name: "session", alias: "s", type: "string", describe: "Session name (env BETTERWRIGHT_SESSION, default 'default')" },
   { name: "timeout", type: "number", describe: "Budget per snippet in seconds (default 30)" },
+  ...SESSION_CREATE_OPTIONS,
 ];
 
 export function replCommand(ctx: CliContext) {
@@ -31,11 +33,12 @@ export function replCommand(ctx: CliContext) {
       const [{ createInterface }, { SnippetSplitter }] = await Promise.all([import("node:readline"), import("../snippet-splitter.js")]);
       const config = ctx.config(args);
       const { session, profile, timeoutMs } = config.settings;
+      const create = createParamsFrom(args);
       const bw = BetterWright.fromConfig(config, ctx.env);
       const splitter = new SnippetSplitter();
       let failed = false;
       const run = async (code: string) => {
-        const envelope: Envelope = await bw.run(code, { session, timeoutMs }).catch((error: unknown) => failureEnvelope(error, session, profile));
+        const envelope: Envelope = await bw.run(code, { session, timeoutMs, ...(create ? { create } : {}) }).catch((error: unknown) => failureEnvelope(error, session, profile));
         if (!envelope.ok) failed = true;
         process.stdout.write(`${safeJson(envelope)}\n`);
       };

@@ -6,6 +6,7 @@ import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
 import { safeLine } from "../../shared/safe-text.js";
+import { describeSpec } from "../../shared/session-settings.js";
 
 export async function collectStatuses(home: string): Promise<StatusResult[]> {
   const statuses: StatusResult[] = [];
@@ -28,7 +29,8 @@ function render(statuses: StatusResult[]): string {
     lines.push(safeLine`profile ${s.profile}: daemon pid ${s.pid}, up ${Math.round(s.uptimeMs / 1000)} s, browser ${s.browser.running ? "running" : "not started"}`);
     if (s.sessions.length === 0) lines.push("  (no sessions)");
     for (const x of s.sessions) {
-      lines.push(safeLine`  ${x.session.padEnd(24)} idle ${String(Math.round(x.idleMs / 1000)).padStart(5)} s   in flight ${x.inFlight}   queued ${x.queued}`);
+      const how = describeSpec({ isolated: x.isolated === true, settings: x.settings ?? {}, ...(x.state === undefined ? {} : { state: x.state }) });
+      lines.push(safeLine`  ${x.session.padEnd(24)} idle ${String(Math.round(x.idleMs / 1000)).padStart(5)} s   in flight ${x.inFlight}   queued ${x.queued}   ${how}`);
     }
   }
   return `${lines.join("\n")}\n`;

@@ -2,6 +2,7 @@
 import { transcriptPath } from "../../shared/paths.js";
 import { RunAttach, RunCancel, SessionClose, SessionExec, SessionList, TranscriptRead } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
+import { specOf } from "../../shared/session-settings.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
 import { Transcript } from "../transcript.js";
 
@@ -14,6 +15,7 @@ export function registerSessionMethods(registry: MethodRegistry<ConnectionContex
       timeoutMs: params.timeoutMs ?? daemon.defaultTimeoutMs,
       runId: params.runId,
       approveDownloads: params.approveDownloads,
+      create: params.create === undefined ? undefined : specOf(params.create),
     });
   });
   registry.define(RunAttach, (params) => daemon.sessions.attach(params.runId));

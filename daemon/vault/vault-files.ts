@@ -67,6 +67,13 @@ async function readOptional(path: string): Promise<Buffer | null> {
   }
 }
 
+function keyMissing(paths: VaultPaths): BwError {
+  return new BwError(
+    "VAULT_KEY_MISSING",
+    `${paths.enc} exists but ${paths.key} does not; restore the key (vault.key and vault.enc are only useful together). No new key was created.`,
+  );
+}
+
 interface Snapshot {
   table: VaultTable;
   key: Buffer | null;
@@ -81,12 +88,7 @@ async function readSnapshot(paths: VaultPaths): Promise<Snapshot> {
   const enc = await readOptional(paths.enc);
   const key = await readOptional(paths.key);
   if (enc === null) return { table: { entries: [] }, key };
-  if (key === null) {
-    throw new BwError(
-      "VAULT_KEY_MISSING",
-      `${paths.enc} exists but ${paths.key} does not; restore the key (vault.key and vault.enc are only useful together). No new key was created.`,
-    );
-  }
+  if (key === null) throw keyMissing(paths);
   return { table: decodeVault(enc, key), key };
 }
 
@@ -120,6 +122,23 @@ export async function mutateTable<T>(
     });
     return result;
   });
+}
+
+/**
+ * The vault key, for another file it protects (a saved state). With `create`
+ * (call it only holding the vault lock) a home without one gets one, as the
+ * vault's first write would; never beside an existing vault.enc.
+ */
+export async function vaultKey(paths: VaultPaths, create: boolean): Promise<Buffer | null> {
+  const key = await readOptional(paths.key);
+  if (key !== null) {
+    if (key.length !== VAULT_KEY_BYTES) throw new BwError("VAULT_CORRUPT", `${paths.key} is not ${VAULT_KEY_BYTES} bytes`);
+    return key;
+  }
+  if ((await readOptional(paths.enc)) !== null) {
+    throw keyMissing(paths);
+  }
+  return create ? createKey(paths) : null;
 }
 
 async function createKey(paths: VaultPaths): Promise<Buffer> {

@@ -1,14 +1,19 @@
 // The browser side of the worker: one persistent context on the profile
-// directory, launched on first use, and the sessions that share it. When the
-// browser goes away, every session with pages learns it on its next call.
+// directory, launched on first use, and the sessions that share it; an
+// isolated session has a context of its own in the same browser, wired the
+// same way. When the browser goes away, every session with pages learns it on
+// its next call.
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import { BwError } from "../../shared/errors.js";
 import type { BlockedRequest, WorkerOutcome } from "../../shared/envelope.js";
-import type { WorkerInit } from "../../shared/protocol/index.js";
+import type { WorkerInit, WorkerSavedState } from "../../shared/protocol/index.js";
+import type { SessionSettings } from "../../shared/session-settings.js";
+import { parseStorageState, storageStateBytes, type StorageState } from "../../shared/storage-state.js";
 import type { BrowserGuard } from "./guard/browser-guard.js";
+import { IsolatedContext, type ContextWiring } from "./isolated-context.js";
 import type { ScopeFunction } from "./sandbox/scope-functions.js";
 import type { WorkerArtifacts } from "./services/artifacts.js";
 import { loadPlaywright } from "./playwright.js";
@@ -31,6 +36,8 @@ export const ORPHAN_GRACE_MS = 2_000;
 export class BrowserHost {
   private contextPromise: Promise<BrowserContext> | undefined;
   private readonly sessions = new Map<string, WorkerSession>();
+  /** The contexts of isolated sessions, by session. */
+  private readonly isolated = new Map<string, IsolatedContext>();
   /** Sessions whose pages were lost since their last call. */
   private readonly resetSessions = new Set<string>();
   /** Sessions that opened pages on the current browser (page `close` events empty their registries before the context's). */
@@ -73,20 +80,48 @@ export class BrowserHost {
     } catch (error) {
       throw new BwError("BROWSER_UNAVAILABLE", `Chromium at ${found.path} did not start: ${(error as Error).message.split("\n")[0]}`);
     }
-    // Fail closed: a browser whose routing layer could not be installed is not used.
-    await this.guard?.attach(context, (entry, page) => this.noteBlocked(entry, page)).catch(async (error: Error) => {
-      await context.close().catch(() => {});
-      throw new BwError("BROWSER_UNAVAILABLE", `the network guard could not be installed: ${error.message}`);
-    });
-    this.artifacts?.attach(context, (page) => this.ownerOf(page));
+    await this.wire(context, true);
     // The persistent context opens a blank page of its own: the first page a session opens takes it
     // (one page creation less on the first call); anything else is closed.
     const [first, ...others] = context.pages();
     for (const page of others) await page.close().catch(() => {});
     this.spare = first;
-    context.on("page", (page) => this.watchOwner(page));
     context.on("close", () => this.onBrowserGone());
     return context;
+  }
+
+  /** What every context gets, the persistent one at launch and each isolated one: the routing layer, downloads, the orphan watch. */
+  private async wire(context: BrowserContext, persistent: boolean): Promise<void> {
+    // Fail closed: a context whose routing layer could not be installed is not used.
+    await this.guard?.attach(context, (entry, page) => this.noteBlocked(entry, page)).catch(async (error: Error) => {
+      await context.close().catch(() => {});
+      throw new BwError("BROWSER_UNAVAILABLE", `the network guard could not be installed: ${error.message}`);
+    });
+    const ownerOf = (page: Page) => this.ownerOf(page);
+    if (persistent) this.artifacts?.attach(context, ownerOf);
+    else this.artifacts?.watch(context, ownerOf);
+    context.on("page", (page) => this.watchOwner(page));
+  }
+
+  /** How isolated contexts are made: in the profile's browser, behind the same guard proxy (stated, not inherited). */
+  private readonly wiring: ContextWiring = {
+    browser: async () => {
+      const browser = (await this.context()).browser();
+      if (!browser) throw new BwError("BROWSER_UNAVAILABLE", "the profile's browser cannot make a second context");
+      return browser;
+    },
+    options: async () => (await this.guard?.contextOptions()) ?? {},
+    attach: (context) => this.wire(context, false),
+  };
+
+  /** A page being made has no owner until it is returned: the orphan watch waits for it. */
+  private async counted(make: () => Promise<Page>): Promise<Page> {
+    this.opening++;
+    try {
+      return await make();
+    } finally {
+      this.opening--;
+    }
   }
 
   /** A new page for a session: the launch's blank page if still unused, else a fresh one. */
@@ -96,12 +131,7 @@ export class BrowserHost {
     this.spare = undefined;
     if (spare && !spare.isClosed() && spare.url() === "about:blank") return spare;
     if (spare && !spare.isClosed()) await spare.close().catch(() => {});
-    this.opening++;
-    try {
-      return await context.newPage();
-    } finally {
-      this.opening--;
-    }
+    return this.counted(() => context.newPage());
   }
 
   /**
@@ -136,6 +166,7 @@ export class BrowserHost {
     this.log("browser closed");
     this.contextPromise = undefined;
     this.spare = undefined;
+    for (const isolated of this.isolated.values()) isolated.dropped();
     for (const [name, session] of this.sessions) {
       if (session.dropPages() || this.sessionsOnBrowser.has(name)) this.resetSessions.add(name);
     }
@@ -153,19 +184,51 @@ export class BrowserHost {
     return this.contextPromise;
   }
 
-  session(name: string): WorkerSession {
+  /** The session by that name, made (shared, or with `open` making its pages) if it does not exist. */
+  session(name: string, open: () => Promise<Page> = () => this.newPage()): WorkerSession {
     let session = this.sessions.get(name);
     if (!session) {
       const artifacts = this.artifacts;
       const openOnBrowser = () => {
         this.sessionsOnBrowser.add(name);
-        return this.newPage();
+        return open();
       };
       session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
         artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined);
       this.sessions.set(name, session);
     }
     return session;
+  }
+
+  /**
+   * An isolated session with its own context (replacing any session of that name), made now so that a
+   * setting Chromium refuses or a state it cannot apply fails here. `state`: base64 of a storage state's JSON.
+   */
+  async createSession(name: string, settings: SessionSettings, state?: string): Promise<void> {
+    await this.closeSession(name);
+    const seed = state === undefined ? undefined : parseStorageState(Buffer.from(state, "base64"), "INVALID_ARGUMENT", "the saved state");
+    const isolated = new IsolatedContext(name, settings, this.wiring, seed);
+    this.isolated.set(name, isolated);
+    try {
+      await isolated.open();
+    } catch (error) {
+      if (this.isolated.get(name) === isolated) this.isolated.delete(name);
+      await isolated.close();
+      throw error;
+    }
+    this.session(name, () => this.counted(() => isolated.newPage()));
+  }
+
+  /** A session's cookies, local storage and IndexedDB (a shared session's are the profile's), for the daemon to encrypt. */
+  async saveState(name: string, maxBytes: number): Promise<WorkerSavedState> {
+    const isolated = this.isolated.get(name);
+    const state = isolated
+      ? await isolated.storageState()
+      : ((await (await this.context()).storageState({ indexedDB: true })) as unknown as StorageState);
+    const bytes = storageStateBytes(state, maxBytes);
+    const saved = { state: bytes.toString("base64"), cookies: state.cookies.length, origins: state.origins.length };
+    bytes.fill(0);
+    return saved;
   }
 
   async exec(name: string, code: string, budgetMs: number, runId: string, approveDownloads = false): Promise<WorkerOutcome> {
@@ -184,10 +247,13 @@ export class BrowserHost {
 
   async closeSession(name: string): Promise<boolean> {
     const session = this.sessions.get(name);
-    if (!session) return false;
+    const isolated = this.isolated.get(name);
     this.sessions.delete(name);
-    await session.close();
-    return true;
+    this.isolated.delete(name);
+    await session?.close();
+    // An isolated session's cookies and storage go with its context.
+    await isolated?.close();
+    return session !== undefined;
   }
 
   get running(): boolean {

@@ -3,7 +3,7 @@
 import net from "node:net";
 import { errorText, isOwnRealmError } from "../../shared/error-text.js";
 import { BwError } from "../../shared/errors.js";
-import { WorkerCancel, WorkerCloseSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerShutdown, type WorkerInit } from "../../shared/protocol/index.js";
+import { WorkerCancel, WorkerCloseSession, WorkerCreateSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerSaveState, WorkerShutdown, type WorkerInit } from "../../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../../shared/rpc.js";
 import { BrowserHost } from "./browser-host.js";
 import { loadPlaywright } from "./playwright.js";
@@ -45,6 +45,11 @@ function main(): void {
       return { ok: true as const };
     })
     .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId, p.approveDownloads === true))
+    .define(WorkerCreateSession, async (p) => {
+      await ready().createSession(p.session, p.settings, p.state);
+      return { ok: true as const };
+    })
+    .define(WorkerSaveState, (p) => ready().saveState(p.session, p.maxBytes))
     .define(WorkerCancel, (p) => ({ cancelled: ready().cancel(p.session, p.runId) }))
     .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session) }))
     .define(WorkerPing, () => ({ now: Date.now(), browser: { running: host?.running ?? false } }))

@@ -2,7 +2,7 @@
 // phantom type) its result. Each domain declares its methods in its own file
 // of this folder; nothing else spells a method name.
 import { BwError } from "../errors.js";
-import { nameProblem } from "../names.js";
+import { nameProblem, type NameKind } from "../names.js";
 import { custom, num, str, type Validator } from "../validate.js";
 
 export interface MethodDecl<P, R> {
@@ -23,7 +23,7 @@ export type ResultOf<M> = M extends MethodDecl<unknown, infer R> ? R : never;
 export const MAX_CODE_CHARS = 1_000_000;
 export const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
-export const nameParam = (kind: "session" | "profile") =>
+export const nameParam = (kind: NameKind) =>
   custom((value, path) => {
     const problem = nameProblem(value, kind);
     if (problem !== undefined) throw new BwError("INVALID_ARGUMENT", `${path}: ${problem}`);

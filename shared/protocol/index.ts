@@ -8,3 +8,4 @@ export * from "./worker.js";
 export * from "./guard.js";
 export * from "./vault.js";
 export * from "./artifacts.js";
+export * from "./state.js";

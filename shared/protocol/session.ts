@@ -1,8 +1,10 @@
 // client → daemon: running snippets in sessions.
 import type { Envelope } from "../envelope.js";
+import type { SessionSettings } from "../session-settings.js";
 import type { TranscriptEntry } from "../transcript-format.js";
 import { bool, num, obj, optional, str } from "../validate.js";
 import { declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
+import { createParam } from "./state.js";
 
 export interface SessionSummary {
   session: string;
@@ -10,6 +12,11 @@ export interface SessionSummary {
   inFlight: number;
   queued: number;
   createdAt: string;
+  /** Its own browser context (session.create / exec --isolated), with these settings. */
+  isolated: boolean;
+  settings: SessionSettings;
+  /** The saved state it started from. */
+  state?: string;
 }
 
 export const SessionExec = declare<Envelope>()("session.exec", obj({
@@ -19,6 +26,8 @@ export const SessionExec = declare<Envelope>()("session.exec", obj({
   runId: optional(runIdParam),
   /** Accept downloads this session's pages start during the run (a snippet cannot approve itself). */
   approveDownloads: optional(bool()),
+  /** Create the session this way if it does not exist yet; if it does, it must have been made this way (SESSION_EXISTS). */
+  create: optional(createParam),
 }));
 export const SessionList = declare<{ sessions: SessionSummary[] }>()("session.list", optional(obj({})));
 export const SessionClose = declare<{ closed: boolean }>()("session.close", obj({ session: nameParam("session") }));

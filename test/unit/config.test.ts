@@ -2,18 +2,8 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ARTIFACT_DEFAULTS, DEFAULTS, LIMIT_DEFAULTS, resolveConfig } from "../../shared/config.js";
-import { BwError } from "../../shared/errors.js";
-
-function failure(fn: () => unknown): BwError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(BwError);
-    return error as BwError;
-  }
-  throw new Error("expected a failure");
-}
+import { ARTIFACT_DEFAULTS, DEFAULTS, LIMIT_DEFAULTS, resolveConfig, STATE_BYTES_CEILING, STATE_DEFAULTS } from "../../shared/config.js";
+import { failure } from "../helpers/failure.js";
 
 describe("the config module", () => {
   let home: string;
@@ -39,6 +29,7 @@ describe("the config module", () => {
       policy: { allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] },
       artifacts: ARTIFACT_DEFAULTS,
       limits: LIMIT_DEFAULTS,
+      states: STATE_DEFAULTS,
     });
     expect(explicit).toEqual({});
   });
@@ -131,6 +122,19 @@ describe("the config module", () => {
     }
     writeConfig({ maxSessions: 0 });
     expect(failure(() => resolveConfig({ flags: { home }, env: {} })).message).toContain("maxSessions");
+  });
+
+  it("reads the saved-state caps from config.json and the environment, as daemon settings, within the pipe's ceiling", () => {
+    writeConfig({ maxSavedStates: 5, profiles: { social: { savedStatesMaxTotalBytes: 1000 } } });
+    const fromFile = resolveConfig({ flags: { home, profile: "social" }, env: {} });
+    expect(fromFile.settings.states).toEqual({ ...STATE_DEFAULTS, maxStates: 5, maxTotalStateBytes: 1000 });
+    expect(fromFile.explicit.states).toEqual(fromFile.settings.states);
+    const fromEnv = resolveConfig({ flags: { home }, env: { BETTERWRIGHT_SAVED_STATE_MAX_BYTES: "2048" } });
+    expect(fromEnv.settings.states.maxStateBytes).toBe(2048);
+    const tooBig = failure(() => resolveConfig({ flags: { home }, env: { BETTERWRIGHT_SAVED_STATE_MAX_BYTES: String(STATE_BYTES_CEILING + 1) } }));
+    expect(tooBig.code).toBe("INVALID_ARGUMENT");
+    expect(tooBig.message).toContain("BETTERWRIGHT_SAVED_STATE_MAX_BYTES");
+    expect(tooBig.message).toContain(`at most ${STATE_BYTES_CEILING}`);
   });
 
   it("reads --no-daemon from the flag or BETTERWRIGHT_NO_DAEMON", () => {

@@ -2,7 +2,7 @@
 // (Playwright's `proxy` option, so its APIRequestContext uses it too), the
 // routing layer on the browser context, and the ≤5 s decision cache in front
 // of the daemon's `guard.check`. The policy itself never enters this process.
-import type { BrowserContext, LaunchOptions } from "playwright-core";
+import type { BrowserContext, BrowserContextOptions, LaunchOptions } from "playwright-core";
 import type { BlockedRequest } from "../../../shared/envelope.js";
 import { CachedGuard, proxyTarget, type PolicyDecision, type RequestDetails } from "../../../shared/guard/index.js";
 import { GuardCheck as GuardCheckMethod } from "../../../shared/protocol/index.js";
@@ -85,6 +85,11 @@ export class BrowserGuard {
     const proxy = await this.proxy();
     this.#options.log?.(`guard proxy listening on 127.0.0.1:${proxy.port}`);
     return { proxy: { server: proxy.url } };
+  }
+
+  /** The same proxy for a context made after the launch (an isolated session's): stated, not left to inheritance. */
+  async contextOptions(): Promise<Pick<BrowserContextOptions, "proxy">> {
+    return { proxy: { server: (await this.proxy()).url } };
   }
 
   /** Installs the routing layer on a freshly launched context; refusals from either layer go to `sink`. */

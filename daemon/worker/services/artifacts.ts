@@ -63,6 +63,11 @@ export class WorkerArtifacts {
     this.downloads.attach(context, ownerOf);
   }
 
+  /** Another context of the same browser (an isolated session's): its downloads land in the same incoming folder. */
+  watch(context: BrowserContext, ownerOf: (page: Page) => string | undefined): void {
+    this.downloads.watch(context, ownerOf);
+  }
+
   /** Opens the run's download approval window (approved or not, its downloads are reported in its outcome). */
   beginRun(session: string, runId: string, approveDownloads: boolean, budgetMs: number): void {
     this.downloads.beginRun(session, runId, approveDownloads, budgetMs);

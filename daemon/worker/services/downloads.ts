@@ -95,6 +95,11 @@ export class DownloadGuard {
 
   attach(context: BrowserContext, ownerOf: (page: Page) => string | undefined): void {
     this.resetIncoming();
+    this.watch(context, ownerOf);
+  }
+
+  /** Guards the downloads of one more context of the same browser (an isolated session's); the incoming folder is left as it is. */
+  watch(context: BrowserContext, ownerOf: (page: Page) => string | undefined): void {
     const watchPage = (page: Page) => page.on("download", (download) => this.onDownload(download, ownerOf));
     for (const page of context.pages()) watchPage(page);
     context.on("page", watchPage);

@@ -1,0 +1,83 @@
+// Isolated sessions and saved browser state. client → daemon: `session.create`
+// and `state.save` / `state.list` / `state.remove` (owner methods, socket
+// only). daemon → worker: `worker.createSession` (a session's own browser
+// context, seeded with a state the daemon decrypted) and `worker.saveState`
+// (a session's storage, in clear, for the daemon to encrypt). The vault key
+// never crosses the pipe; the state does, base64 in one frame.
+import type { StateSettings } from "../config.js";
+import { checkSessionSettings, fieldLabels, type SessionSettings } from "../session-settings.js";
+import { bool, custom, num, obj, optional, str } from "../validate.js";
+import { declare, nameParam } from "./declare.js";
+
+export const STATE_FILE_SUFFIX = ".state";
+
+const settingsParam = custom((value, path) => checkSessionSettings(value, fieldLabels(path), path));
+export const stateNameParam = nameParam("state");
+
+/** What a create call may state (session.create, and session.exec when its call creates the session). */
+export const createFields = {
+  isolated: optional(bool()),
+  settings: optional(settingsParam),
+  state: optional(stateNameParam),
+};
+export const createParam = obj(createFields);
+
+export interface SessionCreateResult {
+  session: string;
+  /** false: the session existed with these very settings (a no-op). */
+  created: boolean;
+  isolated: boolean;
+  settings: SessionSettings;
+  state?: string;
+}
+
+export const SessionCreate = declare<SessionCreateResult>()("session.create", obj({ session: nameParam("session"), ...createFields }));
+
+export interface StateInfo {
+  name: string;
+  /** The file's size on disk (encrypted). */
+  bytes: number;
+  savedAt: string;
+}
+
+export interface StateSaveResult extends StateInfo {
+  session: string;
+  cookies: number;
+  origins: number;
+}
+
+export interface StateListing {
+  profile: string;
+  dir: string;
+  states: StateInfo[];
+  totalBytes: number;
+  caps: StateSettings;
+}
+
+export const StateSave = declare<StateSaveResult>()("state.save", obj({ session: nameParam("session"), name: stateNameParam }));
+export const StateList = declare<StateListing>()("state.list", optional(obj({})));
+export const StateRemove = declare<{ removed: true; name: string }>()("state.remove", obj({ name: stateNameParam }));
+
+// ---- daemon → worker -------------------------------------------------------
+
+/** A state on the pipe: base64 of its JSON, so its size is known and no escaping can grow it past the frame. */
+const stateBlob = str({ min: 1, max: 7 * 1024 * 1024, pattern: /^[A-Za-z0-9+/]+=*$/ });
+
+export const WorkerCreateSession = declare<{ ok: true }>()("worker.createSession", obj({
+  session: nameParam("session"),
+  settings: settingsParam,
+  state: optional(stateBlob),
+}));
+
+export interface WorkerSavedState {
+  /** base64 of the storage state's JSON. */
+  state: string;
+  cookies: number;
+  origins: number;
+}
+
+export const WorkerSaveState = declare<WorkerSavedState>()("worker.saveState", obj({
+  session: nameParam("session"),
+  /** The worker refuses a state larger than this (LIMIT_EXCEEDED) instead of sending it. */
+  maxBytes: num({ min: 1, max: 6 * 1024 * 1024, integer: true }),
+}));
