@@ -1,22 +1,33 @@
 // 5. Memory (PSS) of daemon + worker + browser with N sessions each holding a
-// page, against N separate browsers (the design peers use).
+// page, against N separate browsers (the design peers use); and what each
+// added session costs (its page and its realm), while its realm is alive and,
+// in a full run, once idle realms holding nothing have been retired.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { BetterWright } from "../../client/index.js";
+import { REALM_IDLE_MS } from "../../daemon/worker/session.js";
 import type { BenchContext } from "../context.js";
 import { cmdline, descendants, treePssMb } from "../proc.js";
 import { round, summarize, type Row } from "../stats.js";
 
 export async function memory(ctx: BenchContext): Promise<Row[]> {
   const rows: Row[] = [];
+  const alive = new Map<number, number>();
+  const retired = new Map<number, number>();
   for (const n of ctx.quick ? [1, 5] : [1, 5, 20]) {
     const { home, env } = ctx.home(`memory-${n}`);
     const bw = new BetterWright({ home, env });
     await Promise.all(Array.from({ length: n }, (_, i) => bw.run(`await page.goto(${JSON.stringify(ctx.url)})`, { session: `m${i}` })));
     await new Promise((r) => setTimeout(r, 1000));
     const daemonPid = JSON.parse(readFileSync(path.join(home, "daemon.json"), "utf8")).pid as number;
-    const ours = treePssMb([daemonPid, ...descendants(daemonPid)]);
+    const pss = () => treePssMb([daemonPid, ...descendants(daemonPid)]);
+    const ours = pss();
+    alive.set(n, ours);
+    if (!ctx.quick) {
+      await new Promise((r) => setTimeout(r, REALM_IDLE_MS + 5_000));
+      retired.set(n, pss());
+    }
     await bw.close({ stopDaemon: true });
 
     const browsers: Browser[] = [];
@@ -36,5 +47,15 @@ export async function memory(ctx: BenchContext): Promise<Row[]> {
       note: "values are MB, not ms",
     });
   }
+  const perAdded = (pss: Map<number, number>, what: string) => {
+    const one = pss.get(1);
+    for (const [n, total] of pss) {
+      if (n === 1 || one === undefined) continue;
+      const each = round((total - one) / (n - 1));
+      rows.push({ name: `each session added, ${what} (1 → ${n}): ${each} MB`, sample: summarize([each]), aim: "≤ 20 MB", note: "values are MB, not ms" });
+    }
+  };
+  perAdded(alive, "page + realm");
+  perAdded(retired, "page, idle realm retired");
   return rows;
 }
