@@ -3,6 +3,7 @@
 // is kept). Lines are written before the caller hears back.
 import { closeSync, constants, fstatSync, ftruncateSync, readSync, renameSync, writeSync } from "node:fs";
 import path from "node:path";
+import { safeJson } from "../shared/safe-text.js";
 import { ensurePrivateDir, openPrivateFile } from "../shared/secure-fs.js";
 import { lastSeqOf, readTranscript, rotatedPath, TRANSCRIPT_ROTATE_BYTES, type TranscriptEntry } from "../shared/transcript-format.js";
 
@@ -60,7 +61,8 @@ export class Transcript {
     // Once per transcript, not per line: mkdir of an existing folder costs a thrown error and a stat.
     if (!this.dirReady) ensurePrivateDir(path.dirname(this.file));
     this.dirReady = true;
-    const line = `${JSON.stringify(entry)}\n`;
+    // Escaped as every human-facing output is: `cat` or `tail -f` of the file cannot drive a terminal.
+    const line = `${safeJson(entry)}\n`;
     let fd = this.open();
     try {
       let before = fstatSync(fd).size;

@@ -25,6 +25,15 @@ describe("transcripts", () => {
     expect(parseTranscript(text).map((e) => e.seq)).toEqual([1, 2]);
   });
 
+  it("writes no raw terminal control, C1 or line separator to the file, and reads the same text back", () => {
+    const hostile = "title\u009b2J \u001b]0;owned\u0007 line\u2028break\u2029end \u007f";
+    const t = new Transcript(file);
+    t.append(entry(1, { result: hostile, snippet: hostile, error: { code: "SNIPPET_ERROR", message: hostile } }));
+    const raw = readFileSync(file, "utf8");
+    expect(raw).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(readTranscript(file)[0]).toMatchObject({ result: hostile, snippet: hostile, error: { message: hostile } });
+  });
+
   it("reads nothing from a missing file", () => {
     expect(readTranscript(file)).toEqual([]);
     expect(lastSeqOf(file)).toBe(0);
