@@ -32,7 +32,7 @@ export function storageStateBytes(state: StorageState, maxBytes: number): Buffer
   if (bytes.length > maxBytes) {
     bytes.fill(0);
     throw new BwError("LIMIT_EXCEEDED", `the session's storage state is ${bytes.length} bytes, more than a saved state may hold (${maxBytes}; savedStateMaxBytes in config.json or BETTERWRIGHT_SAVED_STATE_MAX_BYTES)`, {
-      details: { limit: "savedStateMaxBytes", value: maxBytes },
+      details: { limit: "maxStateBytes", value: maxBytes },
     });
   }
   return bytes;

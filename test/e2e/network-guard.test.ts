@@ -92,6 +92,17 @@ describe("the network guard through real Chromium, in a loopback-only namespace"
     expect(r.metadataSeen).toEqual({ requests: [], upgrades: 0, connections: 0 });
   });
 
+  it("keeps an isolated session (its own browser context) behind the same guard", () => {
+    expect(r.isolatedAllowed).toMatchObject({ exit: 0, ok: true, result: "allowed" });
+    expect(r.isolatedNavigation).toMatchObject({ exit: 1, ok: false, error: { code: "BLOCKED_URL" } });
+    expect(r.isolatedNavigation.error.message).toMatch(LOOPBACK_BLOCKED);
+    expect(r.isolatedNavigation.blocked).toEqual([expect.objectContaining({ url: `http://127.0.0.1:${r.forbiddenPort}/`, layer: "proxy" })]);
+    expect(r.isolatedFetch.result).toBe("failed");
+    expect(r.isolatedRequest.result).toBe("undefined");
+    // The metadata floor holds in the default posture too; nothing reached either server (checked above and below).
+    expect(r.isolatedMetadata).toMatchObject({ ok: true, result: { fetched: "failed", goto: "BLOCKED_URL" } });
+  });
+
   it("sends no WebRTC or QUIC datagram to a UDP listener on 127.0.0.1", () => {
     expect(r.webrtc.ok).toBe(true);
     expect(r.webrtc.result.candidates).toEqual([]);
