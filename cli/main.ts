@@ -5,6 +5,8 @@
 // everything else, --help included, goes through cli/yargs-cli.ts, where
 // commands are registered.
 import { EXEC_OPTIONS, execCommand } from "./commands/exec.js";
+import { findVerb, verbHandler } from "./commands/ops.js";
+import { verbOptions } from "./op-args.js";
 import { REPL_OPTIONS, replCommand } from "./commands/repl.js";
 import { CliContext } from "./context.js";
 import { GLOBAL_OPTIONS, POLICY_OPTIONS } from "./global-options.js";
@@ -33,6 +35,12 @@ function fastPath(ctx: CliContext, argv: string[]): Promise<void> | undefined {
     run: { options: EXEC_OPTIONS, positional: "file", handler: execCommand(ctx).handler },
     repl: { options: REPL_OPTIONS, handler: replCommand(ctx).handler },
   };
+  const verb = findVerb(split.command);
+  if (verb) {
+    // A typed operation: its flags come from the operation table, its words are its positional arguments.
+    const args = parseFast(split.rest, [...SHARED, ...verbOptions(verb)], { rest: "words" });
+    return args ? verbHandler(ctx, verb)(args as never) : undefined;
+  }
   const route = routes[split.command];
   if (!route) return undefined;
   const args = parseFast(split.rest, [...SHARED, ...route.options], route.positional);

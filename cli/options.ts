@@ -32,7 +32,7 @@ export function applyOptions<T>(argv: Argv<T>, specs: readonly OptionSpec[], glo
  * undefined when anything is unusual (help, unknown flags, bad numbers), so
  * the caller falls back to yargs and its messages.
  */
-export function parseFast(args: string[], specs: readonly OptionSpec[], positional?: string): Record<string, unknown> | undefined {
+export function parseFast(args: string[], specs: readonly OptionSpec[], positional?: string | { rest: string }): Record<string, unknown> | undefined {
   if (args.some((a) => a === "--help" || a === "-h" || a === "--version")) return undefined;
   const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {};
   for (const spec of specs) {
@@ -60,6 +60,8 @@ export function parseFast(args: string[], specs: readonly OptionSpec[], position
       out[spec.name] = n;
     } else out[spec.name] = value;
   }
+  // { rest }: every word, in order (a typed operation's words).
+  if (typeof positional === "object") return { ...out, [positional.rest]: parsed.positionals };
   if (parsed.positionals.length > (positional ? 1 : 0)) return undefined;
   if (positional && parsed.positionals.length === 1) out[positional] = parsed.positionals[0];
   return out;

@@ -5,6 +5,7 @@ import { artifactsCommand } from "./commands/artifacts.js";
 import { closeCommand } from "./commands/close.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { execCommand } from "./commands/exec.js";
+import { verbCommands } from "./commands/ops.js";
 import { policyCommand } from "./commands/policy.js";
 import { replCommand } from "./commands/repl.js";
 import { sessionCommand } from "./commands/session.js";
@@ -38,6 +39,8 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     .command(policyCommand(ctx))
     .command(vaultCommand(ctx))
     .command(artifactsCommand(ctx))
+    // One command per typed operation, from the operation table.
+    .command(verbCommands(ctx))
     .command(stateCommand(ctx))
     .demandCommand(1, "name a command")
     .strict()

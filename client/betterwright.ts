@@ -1,16 +1,18 @@
 // The library API: one object per (home, profile), one daemon connection
 // shared by every call, opened on first use.
-import { randomUUID } from "node:crypto";
 import { resolveConfig, type FlagInput, type ResolvedConfig } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
 import type { Envelope } from "../shared/envelope.js";
 import { ArtifactsList, ArtifactsPrune, type ArtifactListing, type PruneResult } from "../shared/protocol/index.js";
-import { PolicyCheck, RunAttach, RunCancel, SessionClose, SessionExec, SessionList, Shutdown, Status, type PolicyCheckResult, type PolicyOverrides, type SessionSummary, type StatusResult } from "../shared/protocol/index.js";
+import { PolicyCheck, RunAttach, SessionClose, SessionExec, SessionList, Shutdown, Status, type PolicyCheckResult, type PolicyOverrides, type SessionSummary, type StatusResult } from "../shared/protocol/index.js";
 import { connectDaemon, type DaemonConnection } from "./daemon-client.js";
 import { connectInProcess, type InProcessConnection } from "./in-process.js";
 import { applyPolicyOption, type PolicyOption } from "./policy-option.js";
 import type { NetworkPolicy } from "../shared/policy/index.js";
 import { vaultApi, type VaultApi } from "./vault-api.js";
+import { checkOperation, type OperationArgs, type OperationName } from "../shared/operations/index.js";
+import { SessionOp } from "../shared/protocol/index.js";
+import { callRun } from "./run-call.js";
 import { SessionCreate, type SessionCreateResult } from "../shared/protocol/index.js";
 import type { SessionSettings } from "../shared/session-settings.js";
 import { stateApi, type StateApi } from "./state-api.js";
@@ -44,6 +46,13 @@ export interface RunOptions {
   approveDownloads?: boolean;
   /** Create the session this way if this run is its first; an existing session must have been made this way (SESSION_EXISTS). */
   create?: CreateSessionOptions;
+}
+
+/** Where and how long a typed operation runs. */
+export interface OpOptions {
+  session?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
 }
 
 /** Which artifacts: this profile's (default), one session of it, or every profile's (`all`). */
@@ -100,32 +109,34 @@ export class BetterWright {
   async run(code: string, options: RunOptions = {}): Promise<Envelope> {
     if (typeof code !== "string") throw new BwError("INVALID_ARGUMENT", "code must be a string");
     options.signal?.throwIfAborted();
-    const runId = randomUUID();
     const { peer } = await this.connect(true);
-    const onAbort = () => void peer.call(RunCancel, { runId }).catch(() => {});
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    try {
-      return await peer.call(SessionExec, {
-        session: options.session ?? this.config.settings.session,
-        code,
-        timeoutMs: options.timeoutMs ?? this.config.settings.timeoutMs,
-        runId,
-        ...(options.approveDownloads ? { approveDownloads: true } : {}),
-        ...(options.create ? { create: options.create } : {}),
-      });
-    } catch (error) {
-      // The connection dropped but the run goes on in the daemon: reattach for its envelope.
-      if (!(error instanceof BwError) || error.code !== "DAEMON_UNAVAILABLE") throw error;
-      return this.attach(runId).catch((attachError: unknown) => {
-        // A new daemon never heard of it: the one that ran it died (kill -9, crash) mid-run.
-        if (attachError instanceof BwError && attachError.code === "RUN_NOT_FOUND") {
-          throw new BwError("SESSION_RESET", "the daemon stopped while this run was in flight: its outcome is unknown (what the snippet did may have happened) and the session's pages were lost", { retryable: false });
-        }
-        throw attachError;
-      });
-    } finally {
-      options.signal?.removeEventListener("abort", onAbort);
-    }
+    return callRun(peer, options.signal, (runId) => this.attach(runId), (runId) => peer.call(SessionExec, {
+      session: options.session ?? this.config.settings.session,
+      code,
+      timeoutMs: options.timeoutMs ?? this.config.settings.timeoutMs,
+      runId,
+      ...(options.approveDownloads ? { approveDownloads: true } : {}),
+      ...(options.create ? { create: options.create } : {}),
+    }));
+  }
+
+  /**
+   * Runs one typed operation (see docs/operations.md) in a session: the same lane, budget, transcript and
+   * envelope as a snippet, with the operation's result as `result`. Arguments are data, checked against the
+   * operation table (INVALID_ARGUMENT names the one that is wrong).
+   */
+  async op<N extends OperationName>(name: N, args: OperationArgs<N> = {} as OperationArgs<N>, options: OpOptions = {}): Promise<Envelope> {
+    options.signal?.throwIfAborted();
+    // Checked here too, so that a bad call fails before a daemon (and a browser) is started for it.
+    checkOperation(name, args);
+    const { peer } = await this.connect(true);
+    return callRun(peer, options.signal, (runId) => this.attach(runId), (runId) => peer.call(SessionOp, {
+      session: options.session ?? this.config.settings.session,
+      op: name,
+      args: args as Record<string, unknown>,
+      timeoutMs: options.timeoutMs ?? this.config.settings.timeoutMs,
+      runId,
+    }));
   }
 
   /** The envelope of a run started earlier (kept 60 s after it finished). */

@@ -13,3 +13,7 @@ export type { VaultAuditRecord, VaultEntryInfo, VaultEntrySecret } from "../shar
 export type { ArtifactScope } from "./betterwright.js";
 export type { ArtifactListing, ArtifactEntry, PruneResult } from "../shared/protocol/index.js";
 export type { DownloadOutcome } from "../shared/envelope.js";
+export type { OpOptions } from "./betterwright.js";
+export { OPERATIONS } from "../shared/operations/index.js";
+export type { OperationArgs, OperationName, OperationResult, Target, FormField } from "../shared/operations/index.js";
+export type * from "../shared/operations/results.js";

@@ -21,6 +21,7 @@ import { Logger } from "./log.js";
 import { registerArtifactMethods } from "./methods/artifact-methods.js";
 import { registerGuardMethods } from "./methods/guard-methods.js";
 import { registerDaemonMethods } from "./methods/daemon-methods.js";
+import { registerOpMethods } from "./methods/op-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerStateMethods } from "./methods/state-methods.js";
 import { registerVaultMethods } from "./methods/vault-methods.js";
@@ -186,6 +187,7 @@ export class Daemon {
     });
     registerDaemonMethods(registry, this);
     registerSessionMethods(registry, this);
+    registerOpMethods(registry, this);
     registerVaultMethods(registry, this);
     registerStateMethods(registry, this);
     registerGuardMethods(registry, this);

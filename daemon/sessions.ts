@@ -7,7 +7,8 @@ import { BwError, toBwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
 import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
 import { transcriptPath, type HomeLayout } from "../shared/paths.js";
-import { WorkerCancel, WorkerCloseSession, WorkerExec, type SessionSummary } from "../shared/protocol/index.js";
+import { WorkerCancel, WorkerCloseSession, WorkerExec, WorkerOp, type SessionSummary } from "../shared/protocol/index.js";
+import { opTranscriptText, type OpCall } from "./op-transcript.js";
 import type { StateSaveResult } from "../shared/protocol/index.js";
 import { SHARED_SPEC, type SessionSpec } from "../shared/session-settings.js";
 import { RunTable } from "./runs.js";
@@ -27,6 +28,8 @@ export interface ExecRequest {
   approveDownloads?: boolean | undefined;
   /** How the session is made if this run creates it (exec --isolated …); an existing one must match. */
   create?: SessionSpec | undefined;
+  /** A typed operation instead of a snippet (`code` is then unused): same lane, budget and transcript. */
+  op?: OpCall | undefined;
 }
 
 /** Applied to every envelope before it is recorded and returned (artifacts: spill, pins). */
@@ -197,9 +200,10 @@ export class SessionRegistry {
     session.lastUsedAt = acceptedAt;
     return this.runs.add(runId, request.session, (run) => session.enqueue(async () => {
       run.started();
-      const { outcome, snippet } = this.filterOutput(run.cancelRequested()
+      const raw = run.cancelRequested()
         ? failed(new BwError("CANCELLED", "the run was cancelled before it started"))
-        : session.closed ? failed(session.closingError()) : await this.runOnWorker(session, request, runId, deadline), request.code);
+        : session.closed ? failed(session.closingError()) : await this.runOnWorker(session, request, runId, deadline);
+      const { outcome, snippet } = this.filterOutput(raw, request.op ? opTranscriptText(request.op, raw.secretArgs) : request.code);
       const envelope: Envelope = await this.finishEnvelope({
         ok: outcome.ok,
         ...(outcome.ok ? (outcome.result === undefined ? {} : { result: outcome.result }) : { error: outcome.error! }),
@@ -223,6 +227,7 @@ export class SessionRegistry {
         at: new Date(acceptedAt).toISOString(),
         durationMs: envelope.durationMs,
         snippet,
+        ...(request.op ? { op: request.op.name } : {}),
         ok: envelope.ok,
         ...(envelope.ok ? { result: preview(envelope.truncated ? envelope.preview : envelope.result) } : { error: { code: envelope.error!.code, message: envelope.error!.message } }),
         artifacts: envelope.artifacts.map((a) => a.path),
@@ -271,7 +276,9 @@ export class SessionRegistry {
       // An isolated session on a new worker gets its context again: its settings, not its lost storage.
       if (session.spec.isolated && session.workerGeneration !== generation) await this.contexts!.open(worker, session.name, session.spec, session.workerGeneration === undefined);
       session.workerGeneration = generation;
-      const outcome = await worker.call(WorkerExec, { session: request.session, code: request.code, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
+      const outcome = request.op
+        ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs }, budgetMs + WORKER_REPLY_GRACE_MS)
+        : await worker.call(WorkerExec, { session: request.session, code: request.code, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
       if (lostPages && !outcome.warnings.some((w) => w.code === "SESSION_RESET")) {
         const storage = session.spec.isolated ? ", and its own cookies and storage with them (its settings were kept)" : "";
         outcome.warnings.unshift({ code: "SESSION_RESET", message: `the worker restarted since this session's last call; its pages and page state were lost${storage}` });

@@ -78,6 +78,8 @@ export interface WorkerOutcome {
   /** The result was too large to leave the worker: only `preview` (the start of its JSON) is kept. */
   truncated?: boolean;
   preview?: string;
+  /** A typed operation's arguments (dotted paths) that went into a password field: the transcript shows them redacted. */
+  secretArgs?: string[];
 }
 
 /** One download: accepted (in the session's artifact folder) or rejected with an error-table code. */

@@ -32,6 +32,10 @@ export const ERROR_CODES = {
   STATE_RESET: { retryable: false, exit: 1, summary: "A warning: the session's realm was replaced (its previous run held it past its end, or ran out of memory), so `state` starts empty; its pages are kept." },
   SESSION_EXISTS: { retryable: false, exit: 2, summary: "The session exists with other settings (isolated or shared, viewport, locale…); the message names the difference. Close it first, or call with its settings." },
   STATE_NOT_FOUND: { retryable: false, exit: 1, summary: "No saved browser state by that name in this profile." },
+  STALE_REF: { retryable: false, exit: 1, summary: "A ref is not in the session's latest snapshot, or its page navigated or its element went away since: take a new snapshot. Nothing was done." },
+  LOCATOR_AMBIGUOUS: { retryable: false, exit: 1, summary: "A locator matches several elements (the message says how many); nothing was done. Make it unique or use a ref." },
+  NAVIGATION_FAILED: { retryable: true, exit: 1, summary: "A navigation failed: the name did not resolve, the connection was refused or reset, or another navigation interrupted it." },
+  OPERATION_FAILED: { retryable: false, exit: 1, summary: "A typed operation could not be done on the page (the element is not a text field, not visible, the key is unknown…); the message says why." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -10,7 +10,10 @@ export interface TranscriptEntry {
   runId: string;
   at: string;
   durationMs: number;
+  /** The snippet, or for a typed operation its name and JSON arguments. */
   snippet: string;
+  /** Set for a typed operation: its name. */
+  op?: string;
   ok: boolean;
   result?: string;
   error?: { code: string; message: string };

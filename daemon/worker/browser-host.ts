@@ -18,6 +18,7 @@ import type { ScopeFunction } from "./sandbox/scope-functions.js";
 import type { WorkerArtifacts } from "./services/artifacts.js";
 import { loadPlaywright } from "./playwright.js";
 import { WorkerSession } from "./session.js";
+import type { OpStart } from "./ops/op-context.js";
 
 // Features Playwright disables plus the WebUI omnibox ones; one merged flag, since a second replaces the first.
 const CHROMIUM_ARGS = [
@@ -231,7 +232,8 @@ export class BrowserHost {
     return saved;
   }
 
-  async exec(name: string, code: string, budgetMs: number, runId: string, approveDownloads = false): Promise<WorkerOutcome> {
+  /** A snippet, or a typed operation (`OpStart`). */
+  async exec(name: string, code: string | OpStart, budgetMs: number, runId: string, approveDownloads = false): Promise<WorkerOutcome> {
     this.artifacts?.beginRun(name, runId, approveDownloads, budgetMs);
     const outcome = await this.session(name).exec(code, budgetMs, runId);
     await this.artifacts?.finishRun(name, runId, outcome);

@@ -5,7 +5,9 @@ import { errorText, isOwnRealmError } from "../../shared/error-text.js";
 import { BwError } from "../../shared/errors.js";
 import { WorkerCancel, WorkerCloseSession, WorkerCreateSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerSaveState, WorkerShutdown, type WorkerInit } from "../../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../../shared/rpc.js";
+import { WorkerOp } from "../../shared/protocol/index.js";
 import { BrowserHost } from "./browser-host.js";
+import { operationRun } from "./ops/registry.js";
 import { loadPlaywright } from "./playwright.js";
 import { askDaemon, BrowserGuard } from "./guard/browser-guard.js";
 import { scopeFunctions } from "./services.js";
@@ -43,6 +45,10 @@ function main(): void {
         host.context().catch(() => {});
       }
       return { ok: true as const };
+    })
+    .define(WorkerOp, async (p) => {
+      const op = operationRun(p.op, p.args);
+      return op.finish(await ready().exec(p.session, op.start, p.budgetMs, p.runId));
     })
     .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId, p.approveDownloads === true))
     .define(WorkerCreateSession, async (p) => {

@@ -8,4 +8,5 @@ export * from "./worker.js";
 export * from "./guard.js";
 export * from "./vault.js";
 export * from "./artifacts.js";
+export * from "./operations.js";
 export * from "./state.js";

@@ -1,0 +1,18 @@
+// session.op: one typed operation in a session's lane (its args were checked
+// against the operation table when the request was validated).
+import { SessionOp } from "../../shared/protocol/index.js";
+import type { MethodRegistry } from "../../shared/rpc.js";
+import type { ConnectionContext, Daemon } from "../daemon.js";
+
+export function registerOpMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
+  registry.define(SessionOp, (params) => {
+    daemon.assertAccepting();
+    return daemon.sessions.exec({
+      session: params.session,
+      code: "",
+      op: { name: params.op, args: params.args },
+      timeoutMs: params.timeoutMs ?? daemon.defaultTimeoutMs,
+      runId: params.runId,
+    });
+  });
+}

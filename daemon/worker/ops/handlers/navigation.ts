@@ -1,0 +1,78 @@
+// navigate, back, forward, reload, wait_for.
+import type { Page, Response } from "playwright-core";
+import { BwError } from "../../../../shared/errors.js";
+import { describeTarget, Ops } from "../../../../shared/operations/index.js";
+import type { HistoryResult, NavigateResult } from "../../../../shared/operations/index.js";
+import { assertNavigable } from "../../facade-dispatch.js";
+import type { OpContext } from "../op-context.js";
+import { mapErrors } from "../op-errors.js";
+import { handle } from "../handler.js";
+import { locatorFor, resolveElement } from "../targets.js";
+
+function activePage(ctx: OpContext): Page {
+  return ctx.pages.get(ctx.pages.active());
+}
+
+async function landed(page: Page, response: Response | null): Promise<NavigateResult> {
+  return { url: page.url(), title: await page.title().catch(() => ""), status: response?.status() ?? null };
+}
+
+/** A navigation through the guard (a refused one is BLOCKED_URL) whose other failures are NAVIGATION_FAILED. */
+function navigation<T>(ctx: OpContext, target: string, action: () => Promise<T>): Promise<T> {
+  return ctx.guard(() => mapErrors({ navigation: true, target }, action));
+}
+
+async function history(ctx: OpContext, direction: "back" | "forward"): Promise<HistoryResult> {
+  const page = activePage(ctx);
+  const before = page.url();
+  const timeout = ctx.run.remainingMs();
+  const response = await navigation(ctx, direction, () => (direction === "back" ? page.goBack({ timeout }) : page.goForward({ timeout })));
+  // null: no history entry that way, or a same-document move; the URL tells which.
+  return { url: page.url(), title: await page.title().catch(() => ""), moved: response !== null || page.url() !== before };
+}
+
+/** Waits until `check` holds in the page (run there, with `value` passed as data). */
+function pageCondition(page: Page, timeout: number, gone: boolean, text: string): Promise<unknown> {
+  return page.waitForFunction(
+    ([wanted, absent]) => {
+      const body = (globalThis as { document?: { body?: { innerText?: string } } }).document?.body;
+      const shown = (body?.innerText ?? "").includes(wanted as string);
+      return absent ? !shown : shown;
+    },
+    [text, gone] as const,
+    { timeout, polling: 100 },
+  );
+}
+
+export const navigationHandlers = [
+  handle(Ops.navigate, async (ctx, args) => {
+    assertNavigable(args.url);
+    const page = activePage(ctx);
+    const response = await navigation(ctx, args.url, () => page.goto(args.url, { timeout: ctx.run.remainingMs(), waitUntil: (args.waitUntil ?? "load") as "load" }));
+    return landed(page, response);
+  }),
+  handle(Ops.back, (ctx) => history(ctx, "back")),
+  handle(Ops.forward, (ctx) => history(ctx, "forward")),
+  handle(Ops.reload, async (ctx) => {
+    const page = activePage(ctx);
+    return landed(page, await navigation(ctx, "reload", () => page.reload({ timeout: ctx.run.remainingMs() })));
+  }),
+  handle(Ops.waitFor, async (ctx, args) => {
+    const page = activePage(ctx);
+    const started = Date.now();
+    const timeout = ctx.run.remainingMs();
+    if (args.ms !== undefined) await page.waitForTimeout(Math.min(args.ms, timeout));
+    else if (args.text !== undefined) await mapErrors({ target: `text ${JSON.stringify(args.text)}` }, () => pageCondition(page, timeout, false, args.text!));
+    else if (args.textGone !== undefined) await mapErrors({ target: `text gone ${JSON.stringify(args.textGone)}` }, () => pageCondition(page, timeout, true, args.textGone!));
+    else if (args.url !== undefined) await mapErrors({ target: `url ${args.url}` }, () => page.waitForURL(args.url!, { timeout, waitUntil: "commit" }));
+    else if (args.load !== undefined) await mapErrors({ target: `load state ${args.load}` }, () => page.waitForLoadState(args.load as "load", { timeout }));
+    else if (args.target !== undefined) {
+      const target = args.target;
+      if ("x" in target) throw new BwError("INVALID_ARGUMENT", "args.target: wait_for waits for an element, not a point");
+      // A ref names an element that exists already: its staleness is checked first.
+      const locator = "ref" in target ? (await resolveElement(ctx, target)).locator : locatorFor(page, target);
+      await mapErrors({ target: describeTarget(target), ref: "ref" in target }, () => locator.waitFor({ state: "visible", timeout }));
+    }
+    return { waitedMs: Date.now() - started };
+  }),
+];

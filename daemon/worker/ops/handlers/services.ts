@@ -1,0 +1,56 @@
+// screenshot, tabs, credentials_fill: operations served by what snippets
+// already use (the screenshot and credential services, the page registry).
+import { BwError } from "../../../../shared/errors.js";
+import { Ops, type ScreenshotResult, type TabsResult } from "../../../../shared/operations/index.js";
+import { assertNavigable } from "../../facade-dispatch.js";
+import type { OpContext } from "../op-context.js";
+import { mapErrors } from "../op-errors.js";
+import { handle } from "../handler.js";
+import { resolveElement } from "../targets.js";
+
+function service(ctx: OpContext, name: string, args: unknown[]): Promise<unknown> {
+  const fn = ctx.scope(name);
+  if (!fn) throw new BwError("INTERNAL_ERROR", `the ${name} service is not available in this worker`);
+  return Promise.resolve(fn.call(ctx.run, args));
+}
+
+async function tabs(ctx: OpContext): Promise<TabsResult> {
+  const pages = await ctx.pages.infosWithTitles();
+  return { active: pages.find((p) => p.active)?.pageId ?? null, pages };
+}
+
+function pageIdArg(value: string | undefined, action: string): string {
+  if (value === undefined || !/^p\d+$/.test(value)) throw new BwError("INVALID_ARGUMENT", `args.arg: tabs ${action} takes a page id such as p2`);
+  return value;
+}
+
+export const serviceHandlers = [
+  handle(Ops.screenshot, async (ctx, args) => {
+    let selector: string | undefined;
+    if (args.target !== undefined) {
+      const target = args.target;
+      if (!("ref" in target) && !("selector" in target)) throw new BwError("INVALID_ARGUMENT", "args.target: screenshot takes a ref or { selector }");
+      // A ref is checked for staleness first; the capture then names the same element through its aria-ref.
+      if ("ref" in target) await resolveElement(ctx, target);
+      selector = "ref" in target ? `aria-ref=${target.ref}` : target.selector;
+    }
+    const options = { ...(args.fullPage ? { fullPage: true } : {}), ...(selector ? { selector } : {}), ...(args.type ? { type: args.type } : {}) };
+    return (await service(ctx, "screenshot", [options])) as ScreenshotResult;
+  }),
+  handle(Ops.tabs, async (ctx, args) => {
+    const action = args.action ?? "list";
+    if (action === "new") {
+      const url = args.arg;
+      if (url !== undefined) assertNavigable(url);
+      const id = await ctx.pages.open();
+      ctx.pages.use(id);
+      if (url !== undefined) await ctx.guard(() => mapErrors({ navigation: true, target: url }, () => ctx.pages.get(id).goto(url, { timeout: ctx.run.remainingMs() })));
+    } else if (action === "select") {
+      ctx.pages.use(pageIdArg(args.arg, action));
+    } else if (action === "close") {
+      await ctx.pages.get(pageIdArg(args.arg, action)).close();
+    }
+    return tabs(ctx);
+  }),
+  handle(Ops.credentialsFill, (ctx, args) => service(ctx, "credentials.fill", [{ ...(args.id ? { id: args.id } : {}), ...(args.submit ? { submit: true } : {}) }])),
+];

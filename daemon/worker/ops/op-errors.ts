@@ -1,0 +1,55 @@
+// Playwright's failures as the error table's codes. Playwright gives no codes
+// of its own, so this is the one place that reads its messages (and its
+// TimeoutError's name); everything else sees a BwError.
+import { BwError } from "../../../shared/errors.js";
+
+const MAX_MESSAGE_LINES = 6;
+const MAX_MESSAGE_CHARS = 1_000;
+
+/** Playwright's message without its ANSI colours, cut to its first lines (its call log can be long). */
+export function playwrightMessage(error: unknown): string {
+  const raw = error instanceof Error ? error.message : String(error);
+  // eslint-disable-next-line no-control-regex
+  const plain = raw.replace(/\u001b\[[0-9;]*m/g, "");
+  const lines = plain.split("\n").filter((l) => l.trim() !== "").slice(0, MAX_MESSAGE_LINES).join("\n");
+  return lines.length > MAX_MESSAGE_CHARS ? `${lines.slice(0, MAX_MESSAGE_CHARS)}…` : lines;
+}
+
+export interface ErrorScope {
+  /** What the operation acted on, for the message. */
+  target?: string;
+  /** The target was a ref: its element going away is STALE_REF. */
+  ref?: boolean;
+  /** The operation navigates: a network failure is NAVIGATION_FAILED. */
+  navigation?: boolean;
+}
+
+/** The BwError an operation's failure stands for. */
+export function opError(error: unknown, scope: ErrorScope = {}): BwError {
+  if (error instanceof BwError) return error;
+  const message = playwrightMessage(error);
+  const about = scope.target ? ` (${scope.target})` : "";
+  const ambiguous = /strict mode violation: .* resolved to (\d+) elements/.exec(message);
+  if (ambiguous) {
+    return new BwError("LOCATOR_AMBIGUOUS", `the locator${about} matches ${ambiguous[1]} elements; make it unique (an exact name, a ref from a snapshot)`, { details: { count: Number(ambiguous[1]) } });
+  }
+  if (scope.ref && /not attached to the DOM|Execution context was destroyed|JSHandle is disposed|Element is detached|Frame was detached|Invalid frame in aria-ref/i.test(message)) {
+    return new BwError("STALE_REF", `${scope.target ?? "the ref"} no longer points at an element of this page (it was removed, or the page navigated): take a new snapshot`);
+  }
+  if (error instanceof Error && error.name === "TimeoutError") {
+    return new BwError("SNIPPET_TIMEOUT", `the operation${about} did not finish within its budget: ${message}`);
+  }
+  if (scope.navigation && /net::ERR_|NS_ERROR_|Navigation failed|interrupted by another navigation/i.test(message)) {
+    return new BwError("NAVIGATION_FAILED", message);
+  }
+  return new BwError("OPERATION_FAILED", message);
+}
+
+/** Runs a browser call, turning its failure into the code it stands for. */
+export async function mapErrors<T>(scope: ErrorScope, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    throw opError(error, scope);
+  }
+}

@@ -1,0 +1,216 @@
+// Renders Playwright's ariaSnapshotJSON({ mode: "ai" }) tree as compact text
+// for an agent: unnamed wrappers (generic, none) are folded into their
+// parent, refs are shown as [e12] only on elements worth acting on or
+// pointing at, link targets on the same origin are shortened to their path,
+// and the value of a password field is never shown. Pure: no browser here.
+
+export interface AriaNode {
+  role: string;
+  name?: string;
+  ref?: string;
+  cursor?: string;
+  text?: string;
+  children?: (string | AriaNode)[];
+  url?: string;
+  placeholder?: string;
+  checked?: boolean | "mixed";
+  disabled?: boolean;
+  expanded?: boolean;
+  active?: boolean;
+  invalid?: unknown;
+  level?: number;
+  pressed?: boolean | "mixed";
+  selected?: boolean;
+}
+
+export type AriaTree = (string | AriaNode)[];
+
+/** What an agent acts on: shown in --interactive, and always with their refs. */
+export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
+  "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option",
+  "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider", "spinbutton", "treeitem", "gridcell",
+]);
+/** Landmarks and containers an agent may point at (snapshot, read, screenshot of a part): refs shown in full snapshots. */
+const POINTABLE_ROLES: ReadonlySet<string> = new Set([
+  "heading", "img", "table", "row", "dialog", "alertdialog", "form", "region", "navigation", "main", "article",
+  "tabpanel", "iframe", "list", "menu", "menubar", "tablist", "tree", "grid", "banner", "contentinfo", "complementary", "search",
+]);
+const FOLDED_ROLES: ReadonlySet<string> = new Set(["generic", "none", "presentation"]);
+
+export const PASSWORD_MASK = "••••••";
+const MAX_URL_CHARS = 120;
+
+export interface RenderOptions {
+  interactive: boolean;
+  /** The page's URL, to shorten links on its origin. */
+  pageUrl: string;
+}
+
+/**
+ * Replaces, in place, the value shown by any textbox that holds one of the page's password values,
+ * so that no rendering of this tree (now, or as a later diff's baseline) can show it.
+ */
+export function maskPasswords(tree: AriaTree, passwordValues: ReadonlySet<string>): AriaTree {
+  if (passwordValues.size === 0) return tree;
+  const walk = (n: string | AriaNode) => {
+    if (typeof n === "string") return;
+    if ((n.role === "textbox" || n.role === "searchbox") && n.text !== undefined && passwordValues.has(n.text)) n.text = PASSWORD_MASK;
+    for (const c of n.children ?? []) walk(c);
+  };
+  tree.forEach(walk);
+  return tree;
+}
+
+function isClickable(node: AriaNode): boolean {
+  return node.cursor === "pointer";
+}
+
+function isInteractive(node: AriaNode): boolean {
+  return INTERACTIVE_ROLES.has(node.role) || isClickable(node);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function quoted(text: string): string {
+  return `"${oneLine(text).replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+}
+
+function shortUrl(url: string, pageUrl: string): string {
+  let shown = url;
+  try {
+    const target = new URL(url, pageUrl);
+    const page = new URL(pageUrl);
+    if (target.origin === page.origin && target.origin !== "null") shown = `${target.pathname}${target.search}${target.hash}`;
+  } catch {
+    // not a URL we can parse: shown as it is
+  }
+  return shown.length > MAX_URL_CHARS ? `${shown.slice(0, MAX_URL_CHARS)}…` : shown;
+}
+
+function attributes(node: AriaNode): string {
+  const out: string[] = [];
+  if (node.checked !== undefined) out.push(node.checked === "mixed" ? "checked=mixed" : "checked");
+  if (node.disabled) out.push("disabled");
+  if (node.expanded) out.push("expanded");
+  if (node.selected) out.push("selected");
+  if (node.pressed !== undefined) out.push(node.pressed === "mixed" ? "pressed=mixed" : "pressed");
+  if (node.level !== undefined) out.push(`level=${node.level}`);
+  if (node.invalid) out.push("invalid");
+  if (node.active && !FOLDED_ROLES.has(node.role)) out.push("active");
+  if (isClickable(node) && !INTERACTIVE_ROLES.has(node.role)) out.push("pointer");
+  return out.map((a) => ` [${a}]`).join("");
+}
+
+function showsRef(node: AriaNode): boolean {
+  return node.ref !== undefined && (isInteractive(node) || POINTABLE_ROLES.has(node.role));
+}
+
+/** The text a node shows (its single text child). */
+function shownText(node: AriaNode): string | undefined {
+  return node.text === undefined ? undefined : oneLine(node.text);
+}
+
+/** Text under a node, for an interactive line whose element has no name (a clickable <div>). */
+function innerText(node: AriaNode, limit = 80): string {
+  const parts: string[] = [];
+  const walk = (n: string | AriaNode) => {
+    if (parts.join(" ").length > limit) return;
+    if (typeof n === "string") parts.push(n);
+    else if (n.text !== undefined) parts.push(n.text);
+    else for (const c of n.children ?? []) walk(c);
+  };
+  walk(node);
+  const text = oneLine(parts.join(" "));
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+function line(node: AriaNode, depth: number, options: RenderOptions, text: string | undefined): string {
+  const name = node.name ? ` ${quoted(node.name)}` : "";
+  const placeholder = node.placeholder && node.placeholder !== node.name ? ` [placeholder=${quoted(node.placeholder)}]` : "";
+  const ref = showsRef(node) ? ` [${node.ref}]` : "";
+  const url = node.url !== undefined && !options.interactive ? ` → ${shortUrl(node.url, options.pageUrl)}` : "";
+  return `${"  ".repeat(depth)}- ${node.role}${name}${attributes(node)}${placeholder}${ref}${url}${text ? `: ${text}` : ""}`;
+}
+
+function renderFull(tree: AriaTree, depth: number, options: RenderOptions, out: string[]): void {
+  for (const child of tree) {
+    if (typeof child === "string") {
+      const text = oneLine(child);
+      if (text) out.push(`${"  ".repeat(depth)}- text: ${text}`);
+      continue;
+    }
+    if (FOLDED_ROLES.has(child.role) && !child.name && !isClickable(child)) {
+      if (child.text !== undefined) renderFull([child.text], depth, options, out);
+      renderFull(child.children ?? [], depth, options, out);
+      continue;
+    }
+    if (child.role === "text") {
+      renderFull([child.text ?? ""], depth, options, out);
+      continue;
+    }
+    out.push(line(child, depth, options, shownText(child)));
+    renderFull(child.children ?? [], depth + 1, options, out);
+  }
+}
+
+/** The selected options of a combobox (a <select>), as its shown value. */
+function selectedOptions(node: AriaNode): string | undefined {
+  const names: string[] = [];
+  const walk = (n: string | AriaNode) => {
+    if (typeof n === "string") return;
+    if (n.role === "option" && n.selected && n.name) names.push(n.name);
+    for (const c of n.children ?? []) walk(c);
+  };
+  walk(node);
+  return names.length > 0 ? oneLine(names.join(", ")) : undefined;
+}
+
+function renderInteractive(tree: AriaTree, options: RenderOptions, out: string[], inSelect = false): void {
+  for (const child of tree) {
+    if (typeof child === "string") continue;
+    if (isInteractive(child) && child.ref !== undefined && !(inSelect && child.role === "option")) {
+      const text = child.role === "combobox" ? selectedOptions(child) ?? shownText(child)
+        : child.name ? shownText(child) : shownText(child) ?? (innerText(child) || undefined);
+      out.push(line(child, 0, options, text));
+    }
+    renderInteractive(child.children ?? [], options, out, inSelect || child.role === "combobox");
+  }
+}
+
+/** The tree as lines of text: the whole tree, or only what an agent can act on. */
+export function renderTree(tree: AriaTree, options: RenderOptions): string[] {
+  const out: string[] = [];
+  if (options.interactive) renderInteractive(tree, options, out);
+  else renderFull(tree, 0, options, out);
+  return out;
+}
+
+/** Every ref in the tree: what actions accept until the next snapshot (shown or not). */
+export function collectRefs(tree: AriaTree): Set<string> {
+  const refs = new Set<string>();
+  const walk = (n: string | AriaNode) => {
+    if (typeof n === "string") return;
+    if (n.ref !== undefined) refs.add(n.ref);
+    for (const c of n.children ?? []) walk(c);
+  };
+  tree.forEach(walk);
+  return refs;
+}
+
+/** The node of a ref, for describing what an action reached. */
+export function findRef(tree: AriaTree, ref: string): AriaNode | undefined {
+  for (const n of tree) {
+    if (typeof n === "string") continue;
+    if (n.ref === ref) return n;
+    const found = findRef(n.children ?? [], ref);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** `button "Sign in" [e12]`: how results name a ref's element. */
+export function describeNode(node: AriaNode): string {
+  return `${node.role}${node.name ? ` ${quoted(node.name)}` : ""} [${node.ref}]`;
+}

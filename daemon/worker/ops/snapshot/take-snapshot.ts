@@ -1,0 +1,67 @@
+// Taking a snapshot of the active page (or of one element's subtree): the
+// ai-mode tree from Playwright, the page's password values to mask, and the
+// records that make refs safe: the session's latest snapshot becomes this one,
+// bound to this page and this document (and to each frame it reached into).
+import type { ElementHandle, Locator, Page } from "playwright-core";
+import type { OpContext } from "../op-context.js";
+import { mapErrors } from "../op-errors.js";
+import type { PageEntry } from "../page-state.js";
+import { collectRefs, maskPasswords, renderTree, type AriaTree } from "./aria-render.js";
+
+export interface Capture {
+  pageId: string;
+  entry: PageEntry;
+  /** With the page's password values masked. */
+  tree: AriaTree;
+  document: number;
+}
+
+const PASSWORD_INPUTS = "input[type=password i]";
+
+/** The values now in the page's password fields (every frame), to be masked wherever a textbox shows one. */
+async function passwordValues(page: Page): Promise<Set<string>> {
+  const values = new Set<string>();
+  await Promise.all(page.frames().map(async (frame) => {
+    const found = await frame.locator(PASSWORD_INPUTS).evaluateAll((els) => els.map((e) => String((e as { value?: unknown }).value ?? ""))).catch(() => [] as string[]);
+    for (const v of found) if (v !== "") values.add(v);
+  }));
+  return values;
+}
+
+/** One element of each frame the tree reached into, held so that the frame's navigation is noticed. */
+async function frameMarks(page: Page, refs: ReadonlySet<string>): Promise<Map<string, ElementHandle>> {
+  const firstOf = new Map<string, string>();
+  for (const ref of refs) {
+    const prefix = /^(f\d+)e/.exec(ref)?.[1];
+    if (prefix !== undefined && !firstOf.has(prefix)) firstOf.set(prefix, ref);
+  }
+  const marks = new Map<string, ElementHandle>();
+  await Promise.all([...firstOf].map(async ([prefix, ref]) => {
+    const handles = await page.getByRef(ref).elementHandles().catch(() => [] as ElementHandle[]);
+    if (handles.length === 1) marks.set(prefix, handles[0]!);
+    else for (const h of handles) void h.dispose().catch(() => {});
+  }));
+  return marks;
+}
+
+/** Captures the tree and makes it the session's latest snapshot (the one whose refs actions accept). */
+export async function capture(ctx: OpContext, options: { root?: Locator; depth?: number | undefined }): Promise<Capture> {
+  const pageId = ctx.pages.active();
+  const entry = ctx.state.entry(pageId);
+  const page = entry.page;
+  const timeout = ctx.run.remainingMs();
+  // Read before and after the capture, so that a value set while it ran is masked too.
+  const [document, before] = await Promise.all([mapErrors({}, () => entry.document.current()), passwordValues(page)]);
+  const aria = { mode: "ai" as const, timeout, ...(options.depth === undefined ? {} : { depth: options.depth }) };
+  const raw = await mapErrors({ target: "snapshot" }, () => (options.root ? options.root.ariaSnapshotJSON(aria) : page.ariaSnapshotJSON(aria))) as AriaTree;
+  const [values, frames] = await Promise.all([passwordValues(page), frameMarks(page, collectRefs(raw))]);
+  const tree = maskPasswords(raw, new Set([...before, ...values]));
+  ctx.run.assertLive();
+  ctx.state.bind({ pageId, document, refs: collectRefs(tree), tree, frames });
+  return { pageId, entry, tree, document };
+}
+
+/** The capture as lines of text. */
+export function render(c: Capture, interactive: boolean, tree: AriaTree = c.tree): string[] {
+  return renderTree(tree, { interactive, pageUrl: c.entry.page.url() });
+}

@@ -1,0 +1,104 @@
+// The operation table is the one list: every operation has a worker handler,
+// a CLI verb whose flags and words come from it, docs generated from it, and
+// argument checks that name the argument that is wrong.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { checkOperation, OPERATIONS, REF_PATTERN } from "../../shared/operations/index.js";
+import { operationsReference, REFERENCE_BEGIN, REFERENCE_END } from "../../shared/operations/reference.js";
+import { OP_HANDLERS } from "../../daemon/worker/ops/registry.js";
+import { opArgsFromCli, verbOptions } from "../../cli/op-args.js";
+import { GLOBAL_OPTIONS, POLICY_OPTIONS } from "../../cli/global-options.js";
+import { failure } from "../helpers/failure.js";
+
+describe("the operation table", () => {
+  it("declares each operation once, with one line of help and distinct argument names", () => {
+    const names = OPERATIONS.map((o) => o.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const spec of OPERATIONS) {
+      expect(spec.name).toMatch(/^[a-z_]+$/);
+      expect(spec.help).not.toMatch(/\n/);
+      expect(spec.returns.length).toBeGreaterThan(0);
+      const args = spec.args.map((a) => a.name);
+      expect(new Set(args).size, spec.name).toBe(args.length);
+    }
+  });
+
+  it("has a worker handler for every operation, and none for anything else", () => {
+    expect([...OP_HANDLERS.keys()].sort()).toEqual(OPERATIONS.map((o) => o.name).sort());
+  });
+
+  it("checks arguments and names the one that is wrong", () => {
+    expect(failure(() => checkOperation("navigate", {})).message).toMatch(/args\.url/);
+    expect(failure(() => checkOperation("navigate", { url: 5 })).message).toMatch(/args\.url: expected a string/);
+    expect(failure(() => checkOperation("click", { target: "e1", force: true })).message).toMatch(/force/);
+    expect(failure(() => checkOperation("click", { target: "#submit" })).message).toMatch(/args\.target: .*selector goes in \{ selector \}/);
+    expect(failure(() => checkOperation("click", { target: { role: "button", text: "x" } })).message).toMatch(/args\.target: give one locator/);
+    expect(failure(() => checkOperation("click", { target: { role: "button", nth: 2 } })).message).toMatch(/args\.target: role takes no 'nth'/);
+    expect(failure(() => checkOperation("click", { target: "e1", button: "fourth" })).message).toMatch(/args\.button: expected one of left, right, middle/);
+    expect(failure(() => checkOperation("click", { target: "e1", modifiers: ["Hyper"] })).message).toMatch(/args\.modifiers/);
+    expect(failure(() => checkOperation("snapshot", { maxChars: 10 })).message).toMatch(/args\.maxChars: must be at least 200/);
+    expect(failure(() => checkOperation("snapshot", { cursor: "p1.1.9", diff: true })).message).toMatch(/cursor/);
+    expect(failure(() => checkOperation("wait_for", {})).message).toMatch(/give one of text, textGone/);
+    expect(failure(() => checkOperation("wait_for", { text: "a", url: "b" })).message).toMatch(/not text and url/);
+    expect(failure(() => checkOperation("fill_form", { fields: [{ target: "e1" }] })).message).toMatch(/args\.fields\[0\]\.value/);
+    expect(failure(() => checkOperation("teleport", {})).message).toMatch(/no operation "teleport"/);
+    for (const e of [failure(() => checkOperation("navigate", {})), failure(() => checkOperation("teleport", {}))]) expect(e.code).toBe("INVALID_ARGUMENT");
+  });
+
+  it("accepts refs as strings and locators as objects, as data", () => {
+    expect(checkOperation("click", { target: "e12" }).args).toEqual({ target: { ref: "e12" } });
+    expect(checkOperation("click", { target: "f1e3" }).args).toEqual({ target: { ref: "f1e3" } });
+    expect(checkOperation("click", { target: { role: "button", name: "Sign in" } }).args.target).toEqual({ role: "button", name: "Sign in" });
+    expect(checkOperation("hover", { target: { x: 10, y: 20 } }).args.target).toEqual({ x: 10, y: 20 });
+    expect(checkOperation("fill", { target: { selector: "css=#a')" }, value: "" }).args).toEqual({ target: { selector: "css=#a')" }, value: "" });
+    for (const ref of ["e1", "e12", "f1e3", "f12e300"]) expect(ref).toMatch(REF_PATTERN);
+    for (const bad of ["e0", "e", "f1", "x1", "e1f1", " e1", "E1"]) expect(bad).not.toMatch(REF_PATTERN);
+  });
+});
+
+describe("the CLI verbs", () => {
+  const spec = (name: string) => OPERATIONS.find((o) => o.name === name)!;
+
+  it("take their arguments as words, flags and --args JSON", () => {
+    expect(opArgsFromCli(spec("navigate"), {}, ["http://127.0.0.1:1/"])).toEqual({ url: "http://127.0.0.1:1/" });
+    expect(opArgsFromCli(spec("click"), { double: true }, ["e3"])).toEqual({ target: "e3", double: true });
+    expect(opArgsFromCli(spec("click"), { role: "button", name: "Go", exact: false }, [])).toEqual({ target: { role: "button", name: "Go", exact: false } });
+    expect(opArgsFromCli(spec("fill"), { label: "Email" }, ["a@b.c"])).toEqual({ target: { label: "Email" }, value: "a@b.c" });
+    expect(opArgsFromCli(spec("type"), {}, ["hello"])).toEqual({ text: "hello" });
+    expect(opArgsFromCli(spec("type"), { submit: true }, ["e4", "hello"])).toEqual({ target: "e4", text: "hello", submit: true });
+    expect(opArgsFromCli(spec("press"), {}, ["Enter"])).toEqual({ key: "Enter" });
+    expect(opArgsFromCli(spec("select"), {}, ["e2", "red", "blue"])).toEqual({ target: "e2", values: ["red", "blue"] });
+    expect(opArgsFromCli(spec("fill_form"), {}, ["e2=bob", "e3=a=b"])).toEqual({ fields: [{ target: "e2", value: "bob" }, { target: "e3", value: "a=b" }] });
+    expect(opArgsFromCli(spec("snapshot"), { "max-chars": 500, interactive: true }, [])).toEqual({ maxChars: 500, interactive: true });
+    expect(opArgsFromCli(spec("wait_for"), { text: "Done" }, [])).toEqual({ text: "Done" });
+    expect(opArgsFromCli(spec("observe"), { since: 4 }, ["console"])).toEqual({ source: "console", since: 4 });
+    expect(opArgsFromCli(spec("drag"), {}, ["e1", "e2"])).toEqual({ source: "e1", target: "e2" });
+    expect(opArgsFromCli(spec("click"), { args: '{"target":{"testId":"go"},"button":"right"}' }, [])).toEqual({ target: { testId: "go" }, button: "right" });
+  });
+
+  it("refuse a word that is no ref where a target goes, and words too many", () => {
+    expect(failure(() => opArgsFromCli(spec("click"), {}, ["#submit"])).message).toMatch(/args\.target: expected a ref like e12/);
+    expect(failure(() => opArgsFromCli(spec("back"), {}, ["extra"])).message).toMatch(/one word too many/);
+    expect(failure(() => opArgsFromCli(spec("click"), { args: "{" }, [])).message).toMatch(/--args: not valid JSON/);
+    expect(failure(() => opArgsFromCli(spec("fill_form"), {}, ["bob"])).message).toMatch(/REF=VALUE/);
+  });
+
+  it("have flags that clash neither with each other nor with the global ones", () => {
+    const global = new Set([...GLOBAL_OPTIONS, ...POLICY_OPTIONS].flatMap((o) => [o.name, ...(o.alias ? [o.alias] : [])]));
+    for (const s of OPERATIONS) {
+      const names = verbOptions(s).flatMap((o) => [o.name, ...(o.alias ? [o.alias] : [])]);
+      expect(new Set(names).size, s.name).toBe(names.length);
+      for (const n of names) expect(global.has(n), `${s.name} --${n}`).toBe(false);
+    }
+  });
+});
+
+describe("docs/operations.md", () => {
+  it("holds the reference generated from the table", () => {
+    const doc = readFileSync(new URL("../../docs/operations.md", import.meta.url), "utf8");
+    const start = doc.indexOf(REFERENCE_BEGIN);
+    const end = doc.indexOf(REFERENCE_END);
+    expect(start, "the generated section's markers").toBeGreaterThanOrEqual(0);
+    expect(doc.slice(start, end + REFERENCE_END.length), "run: node scripts/operations-doc.mjs").toBe(operationsReference(OPERATIONS));
+  });
+});
