@@ -9,6 +9,7 @@ import { BlockedCollector } from "./guard/blocked-collector.js";
 import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
+import { isTargetClosed } from "./playwright-errors.js";
 import { TitleReuse } from "./page-titles.js";
 import { boundResult } from "./result-bound.js";
 import { EventBridge } from "./page-events.js";
@@ -17,8 +18,6 @@ import { Realm, type RealmLoss } from "./realm/realm.js";
 import type { ErrorShape } from "./realm/realm-messages.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
 import { snapshotFunction } from "./sandbox/snapshot.js";
-import type { OpSessionContext, OpStart } from "./ops/op-context.js";
-import { SessionPageState } from "./ops/page-state.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -71,8 +70,6 @@ export class WorkerSession {
   private readonly lossWaiters: (() => void)[] = [];
 
   private readonly scopeFunctions = new Map<string, ScopeFunction>();
-  /** What typed operations keep per page across runs: snapshots and refs, observation buffers. */
-  private readonly pageState: SessionPageState;
 
   constructor(
     readonly name: string,
@@ -81,10 +78,9 @@ export class WorkerSession {
     scopeFunctions: readonly ScopeFunction[] = [],
     /** Told whenever this session's snippet code is about to get control (the watchdog's marker). */
     private readonly onEnter: (session: string) => void = () => {},
-    private readonly fileArgs: FileArgumentCheck = refuseFileArguments,
+    fileArgs: FileArgumentCheck = refuseFileArguments,
     private readonly now: () => number = Date.now,
   ) {
-    this.pageState = new SessionPageState(now);
     const allFunctions = [snapshotFunction(), ...scopeFunctions];
     for (const fn of allFunctions) this.scopeFunctions.set(fn.name, fn);
     this.titles = new TitleReuse(now);
@@ -170,8 +166,7 @@ export class WorkerSession {
     }
   }
 
-  /** Runs a snippet, or a typed operation (trusted code, no realm), in the same lane and budget. */
-  async exec(code: string | OpStart, budgetMs: number, runId: string): Promise<WorkerOutcome> {
+  async exec(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
     this.titles.forget();
     const outcome = await this.execInner(code, budgetMs, runId);
     outcome.pages = await this.pageInfosWithTitles();
@@ -179,7 +174,7 @@ export class WorkerSession {
     return boundResult(outcome);
   }
 
-  private async execInner(code: string | OpStart, budgetMs: number, runId: string): Promise<WorkerOutcome> {
+  private async execInner(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
     const deadline = this.now() + budgetMs;
     await Promise.race([this.settled, new Promise((r) => setTimeout(r, Math.max(0, deadline - this.now())))]);
     const consoleEntries: ConsoleEntry[] = [];
@@ -196,7 +191,7 @@ export class WorkerSession {
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     clearTimeout(this.retireTimer);
     // A new realm's thread starts here, while the session's first page is made.
-    const realm = typeof code === "string" ? this.liveRealm() : undefined;
+    const realm = this.liveRealm();
     if (this.stateLost) {
       warnings.push({ code: "STATE_RESET", message: this.stateLost === "heap"
         ? "the session's previous run ran out of memory: its realm was replaced, and `state` starts empty"
@@ -220,10 +215,8 @@ export class WorkerSession {
     this.run = run;
     this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
-    if (typeof code === "string") {
-      this.pushedActive = this.activeOrNull();
-      realm!.run(run.token, code, `snippet-${this.name}.js`, this.pushedActive);
-    } else this.startOp(run, code);
+    this.pushedActive = this.activeOrNull();
+    realm.run(run.token, code, `snippet-${this.name}.js`, this.pushedActive);
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));
@@ -255,7 +248,7 @@ export class WorkerSession {
     if (run.limits.has(e.message)) return finish({ ok: false, error: new BwError("LIMIT_EXCEEDED", e.message).toJSON() });
     // Chromium died under the run (its pages are gone, Playwright says "closed"): a crash, not the snippet's fault.
     // A "closed" error may land before the news of the loss does, so it waits for it a moment.
-    if (this.browserLosses !== lossMark || (/has been closed|Target closed/.test(e.message) && (await this.browserLostSince(lossMark, 1_000)))) {
+    if (this.browserLosses !== lossMark || (isTargetClosed(e.message) && (await this.browserLostSince(lossMark, 1_000)))) {
       return finish({ ok: false, error: new BwError("BROWSER_DISCONNECTED", "the browser went away during the run; the session's pages were lost (what the snippet did before may have happened)", { retryable: false }).toJSON() });
     }
     // A refusal of ours (a facade's INVALID_ARGUMENT, a syntax error, a heap past its limit) keeps its code.
@@ -372,27 +365,6 @@ export class WorkerSession {
     return fn.call(this.runContext(run), decodeArgs(m.args));
   }
 
-  /** An operation runs on this thread like a snippet's browser calls: tracked, cut off at the deadline, ending the run. */
-  private startOp(run: Run, start: OpStart): void {
-    const context: OpSessionContext = {
-      run: this.runContext(run),
-      pages: this.pages,
-      state: this.pageState,
-      guard: (action) => run.blocked.guardCall(action),
-      scope: (name) => this.scopeFunctions.get(name),
-      fileArgs: this.fileArgs,
-    };
-    const task = start(context);
-    run.inflight.add(task);
-    task.then(
-      (value) => run.done({ ok: true, value: value === undefined ? null : value }),
-      (error: unknown) => {
-        const e = toBwError(error);
-        run.done({ ok: false, error: { name: "Error", message: e.message, code: e.code } });
-      },
-    ).finally(() => run.inflight.delete(task));
-  }
-
   private runContext(run: Run): RunContext {
     return {
       session: this.name,
@@ -407,7 +379,6 @@ export class WorkerSession {
 
   /** Every page of the session, as it opens: console capture and the events snippets may handle. */
   private onNewPage(pageId: string, page: Page): void {
-    this.pageState.attach(pageId, page);
     page.on("console", (msg) => {
       if (this.run) this.pushConsole(this.run, { type: msg.type(), text: msg.text(), source: "page" });
       this.events.onConsole(pageId, msg);
@@ -452,7 +423,6 @@ export class WorkerSession {
     this.browserLosses++;
     for (const wake of this.lossWaiters.splice(0)) wake();
     const dropped = this.pages.drop();
-    this.pageState.dropAll();
     this.pushActive();
     return dropped;
   }

@@ -4,11 +4,9 @@
 // policy's reason, and remembers those errors so an uncaught one keeps its code.
 import { BwError } from "../../../shared/errors.js";
 import type { BlockedRequest } from "../../../shared/envelope.js";
+import { isProxyRefusal, isRouteRefusal } from "../playwright-errors.js";
 
 export const MAX_BLOCKED_ENTRIES = 50;
-// What Chromium reports when routing aborted a request, and when the proxy refused a connection.
-const ROUTE_REFUSAL = /net::ERR_BLOCKED_BY_CLIENT\b/;
-const PROXY_REFUSAL = /net::ERR_(SOCKS_CONNECTION_FAILED|PROXY_CONNECTION_FAILED|TUNNEL_CONNECTION_FAILED)\b/;
 const MAX_REMEMBERED_ERRORS = 20;
 
 export class BlockedCollector {
@@ -51,8 +49,8 @@ export class BlockedCollector {
     const message = error instanceof Error ? error.message : String(error);
     const fresh = this.#log.slice(Math.max(0, this.#log.length - (this.#seen - mark)));
     let culprit: BlockedRequest | undefined;
-    if (ROUTE_REFUSAL.test(message)) culprit = fresh.find((e) => e.layer === "route" && (e.isNavigation === true || e.resourceType === "document"));
-    else if (PROXY_REFUSAL.test(message)) culprit = fresh.find((e) => e.layer === "proxy");
+    if (isRouteRefusal(message)) culprit = fresh.find((e) => e.layer === "route" && (e.isNavigation === true || e.resourceType === "document"));
+    else if (isProxyRefusal(message)) culprit = fresh.find((e) => e.layer === "proxy");
     if (culprit === undefined) return undefined;
     return new BwError("BLOCKED_URL", `the network policy blocked ${culprit.url}: ${culprit.reason}`, {
       details: { url: culprit.url, layer: culprit.layer, reason: culprit.reason },
