@@ -18,6 +18,8 @@ import { Realm, type RealmLoss } from "./realm/realm.js";
 import type { ErrorShape } from "./realm/realm-messages.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
 import { snapshotFunction } from "./sandbox/snapshot.js";
+import type { OpSessionContext, OpStart } from "./ops/op-context.js";
+import { SessionPageState } from "./ops/page-state.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -70,6 +72,8 @@ export class WorkerSession {
   private readonly lossWaiters: (() => void)[] = [];
 
   private readonly scopeFunctions = new Map<string, ScopeFunction>();
+  /** What typed operations keep per page across runs: snapshots and refs, observation buffers. */
+  private readonly pageState: SessionPageState;
 
   constructor(
     readonly name: string,
@@ -78,9 +82,10 @@ export class WorkerSession {
     scopeFunctions: readonly ScopeFunction[] = [],
     /** Told whenever this session's snippet code is about to get control (the watchdog's marker). */
     private readonly onEnter: (session: string) => void = () => {},
-    fileArgs: FileArgumentCheck = refuseFileArguments,
+    private readonly fileArgs: FileArgumentCheck = refuseFileArguments,
     private readonly now: () => number = Date.now,
   ) {
+    this.pageState = new SessionPageState(now);
     const allFunctions = [snapshotFunction(), ...scopeFunctions];
     for (const fn of allFunctions) this.scopeFunctions.set(fn.name, fn);
     this.titles = new TitleReuse(now);
@@ -166,7 +171,8 @@ export class WorkerSession {
     }
   }
 
-  async exec(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
+  /** Runs a snippet, or a typed operation (trusted code, no realm), in the same lane and budget. */
+  async exec(code: string | OpStart, budgetMs: number, runId: string): Promise<WorkerOutcome> {
     this.titles.forget();
     const outcome = await this.execInner(code, budgetMs, runId);
     outcome.pages = await this.pageInfosWithTitles();
@@ -174,7 +180,7 @@ export class WorkerSession {
     return boundResult(outcome);
   }
 
-  private async execInner(code: string, budgetMs: number, runId: string): Promise<WorkerOutcome> {
+  private async execInner(code: string | OpStart, budgetMs: number, runId: string): Promise<WorkerOutcome> {
     const deadline = this.now() + budgetMs;
     await Promise.race([this.settled, new Promise((r) => setTimeout(r, Math.max(0, deadline - this.now())))]);
     const consoleEntries: ConsoleEntry[] = [];
@@ -191,7 +197,7 @@ export class WorkerSession {
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     clearTimeout(this.retireTimer);
     // A new realm's thread starts here, while the session's first page is made.
-    const realm = this.liveRealm();
+    const realm = typeof code === "string" ? this.liveRealm() : undefined;
     if (this.stateLost) {
       warnings.push({ code: "STATE_RESET", message: this.stateLost === "heap"
         ? "the session's previous run ran out of memory: its realm was replaced, and `state` starts empty"
@@ -215,8 +221,10 @@ export class WorkerSession {
     this.run = run;
     this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
-    this.pushedActive = this.activeOrNull();
-    realm.run(run.token, code, `snippet-${this.name}.js`, this.pushedActive);
+    if (typeof code === "string") {
+      this.pushedActive = this.activeOrNull();
+      realm!.run(run.token, code, `snippet-${this.name}.js`, this.pushedActive);
+    } else this.startOp(run, code);
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));
@@ -365,6 +373,27 @@ export class WorkerSession {
     return fn.call(this.runContext(run), decodeArgs(m.args));
   }
 
+  /** An operation runs on this thread like a snippet's browser calls: tracked, cut off at the deadline, ending the run. */
+  private startOp(run: Run, start: OpStart): void {
+    const context: OpSessionContext = {
+      run: this.runContext(run),
+      pages: this.pages,
+      state: this.pageState,
+      guard: (action) => run.blocked.guardCall(action),
+      scope: (name) => this.scopeFunctions.get(name),
+      fileArgs: this.fileArgs,
+    };
+    const task = start(context);
+    run.inflight.add(task);
+    task.then(
+      (value) => run.done({ ok: true, value: value === undefined ? null : value }),
+      (error: unknown) => {
+        const e = toBwError(error);
+        run.done({ ok: false, error: { name: "Error", message: e.message, code: e.code } });
+      },
+    ).finally(() => run.inflight.delete(task));
+  }
+
   private runContext(run: Run): RunContext {
     return {
       session: this.name,
@@ -379,6 +408,7 @@ export class WorkerSession {
 
   /** Every page of the session, as it opens: console capture and the events snippets may handle. */
   private onNewPage(pageId: string, page: Page): void {
+    this.pageState.attach(pageId, page);
     page.on("console", (msg) => {
       if (this.run) this.pushConsole(this.run, { type: msg.type(), text: msg.text(), source: "page" });
       this.events.onConsole(pageId, msg);
@@ -423,6 +453,7 @@ export class WorkerSession {
     this.browserLosses++;
     for (const wake of this.lossWaiters.splice(0)) wake();
     const dropped = this.pages.drop();
+    this.pageState.dropAll();
     this.pushActive();
     return dropped;
   }
