@@ -97,7 +97,7 @@ export class StandInSession {
   }
 
   /** Compiles and runs `code`; waits at most `waitMs` for its outcome. The run is then ended like the worker ends it. */
-  async run(code: string, waitMs = 2_000): Promise<StandInRun> {
+  async run(code: string, waitMs = 10_000): Promise<StandInRun> {
     this.token = randomUUID();
     this.console = [];
     const outcome = new Promise<StandInOutcome>((resolve) => (this.done = resolve));
