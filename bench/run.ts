@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { createContext } from "./context.js";
 import { concurrency } from "./scenarios/concurrency.js";
+import { isolatedSessions } from "./scenarios/isolated.js";
 import { coldCall, libraryCall } from "./scenarios/library.js";
 import { memory } from "./scenarios/memory.js";
 import { guardLoad, replStream, transcriptOverhead } from "./scenarios/overhead.js";
@@ -19,6 +20,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["cold first call", coldCall],
   ["concurrency", concurrency],
   ["memory (PSS, MB)", memory],
+  ["isolated sessions", isolatedSessions],
   ["guard: 100 subresources", guardLoad],
   ["transcript and envelope overhead", transcriptOverhead],
   ["streamed snippets (repl)", replStream],
