@@ -53,10 +53,10 @@ describe("the warm path", () => {
     await destroyHome(home);
   });
 
-  it("a warm exec runs from the bundle alone and loads none of the heavy modules", async () => {
+  /** Runs a warm CLI call and checks what it loaded: the bundle alone, none of the heavy modules. */
+  async function expectWarm(args: string[]): Promise<unknown> {
     const recorder = loadRecorder(home);
-    const warm = await runCli(["exec", "-c", "return page.url()"], { home, env: { NODE_OPTIONS: `--require ${recorder.preload}` } });
-    expect(warm.json).toMatchObject({ ok: true, result: "about:blank" });
+    const warm = await runCli(args, { home, env: { NODE_OPTIONS: `--require ${recorder.preload}` } });
     const { files, builtins } = recorder.read();
 
     const ours = files.filter((f) => !f.includes(`${path.sep}node_modules${path.sep}`));
@@ -71,6 +71,15 @@ describe("the warm path", () => {
       expect(packages.filter((f) => f.includes(`${path.sep}node_modules${path.sep}${heavy}${path.sep}`))).toEqual([]);
     }
     for (const builtin of ["child_process", "readline", "vm", "stream/consumers"]) expect(builtins).not.toContain(builtin);
+    return warm.json;
+  }
+
+  it("a warm exec runs from the bundle alone and loads none of the heavy modules", async () => {
+    expect(await expectWarm(["exec", "-c", "return page.url()"])).toMatchObject({ ok: true, result: "about:blank" });
+  });
+
+  it("a warm typed operation (a CLI verb) is as cheap as exec", async () => {
+    expect(await expectWarm(["read", "--json"])).toMatchObject({ ok: true, result: { url: "about:blank" } });
   });
 
   it("the commands off the warm path still load what they need from the bundle's chunks", async () => {
