@@ -3,12 +3,16 @@
 // settings as the page sees them, geolocation for its one origin; creating
 // one again is a no-op or SESSION_EXISTS; bad flags name themselves; and
 // downloads, screenshots, popups, vault fill, transcripts and the guard work
-// as in a shared session.
+// as in a shared session; after a worker or browser restart it comes back with
+// its settings and empty storage, and says so.
+import { readFileSync } from "node:fs";
 import type http from "node:http";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CANARY_PASSWORD, CANARY_USERNAME } from "../helpers/canary.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
+import { childrenMatching, waitForExit } from "../helpers/procs.js";
 
 describe("isolated sessions", () => {
   let home: string;
@@ -181,6 +185,28 @@ describe("isolated sessions", () => {
     expect(signedIn).toBe(1);
     const transcript = await cli(["transcript", "--session", "files", "--json"]);
     expect(transcript.stdout).toContain("waitForDownload");
+  });
+
+  it("comes back after a worker or a browser restart with its settings and empty storage, saying SESSION_RESET", async () => {
+    const daemon = JSON.parse(readFileSync(path.join(home, "daemon.json"), "utf8")).pid as number;
+    const worker = () => childrenMatching(daemon, /worker\/main\.js/)[0]!;
+    const after = `${echo().replace("return {", "return { width: await page.evaluate(() => innerWidth),")}`;
+    const resetOf = (envelope: { warnings: { code: string; message: string }[] }) => envelope.warnings.find((w) => w.code === "SESSION_RESET");
+
+    expect((await exec("crash", setAs("kept"), ["--isolated", "--viewport", "640x480"])).json.result).toBe("sid=kept");
+    process.kill(worker(), "SIGKILL");
+    const afterWorker = await exec("crash", after);
+    expect(afterWorker.json).toMatchObject({ ok: true, result: { width: 640, cookie: "", who: null } });
+    expect(resetOf(afterWorker.json)?.message).toContain("its own cookies and storage");
+
+    expect((await exec("crash", setAs("again"))).json.result).toBe("sid=again");
+    const browsers = childrenMatching(worker(), /chrom/i);
+    for (const pid of browsers) process.kill(pid, "SIGKILL");
+    expect(await waitForExit(browsers, 5_000)).toEqual([]);
+    const afterBrowser = await exec("crash", after);
+    expect(afterBrowser.json).toMatchObject({ ok: true, result: { width: 640, cookie: "", who: null } });
+    expect(resetOf(afterBrowser.json)).toBeDefined();
+    expect((await exec("crash", "return 1")).json.warnings).toEqual([]);
   });
 
   it("keeps every isolated session behind the network guard", async () => {
