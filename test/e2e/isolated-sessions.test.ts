@@ -9,8 +9,9 @@ import { readFileSync } from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BetterWright, NetworkPolicy } from "../../dist/client/index.js";
 import { CANARY_PASSWORD, CANARY_USERNAME } from "../helpers/canary.js";
-import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
+import { cleanEnv, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { childrenMatching, waitForExit } from "../helpers/procs.js";
 
@@ -221,5 +222,20 @@ describe("isolated sessions", () => {
       return page.evaluate(async (u) => { try { await fetch(u); return "fetched" } catch { return "failed" } }, ${JSON.stringify(forbidden)})`]);
     expect(fetched.json.result).toBe("failed");
     expect(seen.filter((s) => s.host.startsWith("localhost")).length).toBe(before);
+  });
+
+  it("installs a custom hook's routing layer on an isolated session's context too (in-process host)", async () => {
+    const policy = new NetworkPolicy({ custom: (url) => (new URL(url).pathname === "/files" ? { allowed: false, reason: "no files here" } : null) });
+    const bw = new BetterWright({ home, profile: "hooked", env: cleanEnv(home), policy });
+    try {
+      await bw.createSession("h", { isolated: true, settings: { locale: "it-IT" } });
+      const refused = await bw.run(`await page.goto(${JSON.stringify(`${server.url}/files`)})`, { session: "h" });
+      expect(refused).toMatchObject({ ok: false, error: { code: "BLOCKED_URL" } });
+      expect(refused.blocked).toContainEqual(expect.objectContaining({ url: `${server.url}/files`, layer: "route", reason: "no files here" }));
+      const allowed = await bw.run(`await page.goto(${JSON.stringify(`${server.url}/echo`)}); return page.evaluate(() => navigator.language)`, { session: "h" });
+      expect(allowed).toMatchObject({ ok: true, result: "it-IT" });
+    } finally {
+      await bw.close();
+    }
   });
 });
