@@ -18,18 +18,8 @@ import type { ScopeFunction } from "./sandbox/scope-functions.js";
 import type { WorkerArtifacts } from "./services/artifacts.js";
 import { loadPlaywright } from "./playwright.js";
 import { WorkerSession } from "./session.js";
+import { chromiumArgs } from "./chromium-args.js";
 import type { OpStart } from "./ops/op-context.js";
-
-// Features Playwright disables plus the WebUI omnibox ones; one merged flag, since a second replaces the first.
-const CHROMIUM_ARGS = [
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
-  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-];
 
 /** How long a new page may go without an owner before it is taken for an orphan (see watchOwner). */
 export const ORPHAN_GRACE_MS = 2_000;
@@ -72,7 +62,7 @@ export class BrowserHost {
       context = await chromium.launchPersistentContext(this.init.profileDir, {
         executablePath: found.path,
         headless: this.init.headless,
-        args: CHROMIUM_ARGS,
+        args: chromiumArgs(found.headlessShell),
         env: { ...process.env, HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") },
         timeout: 60_000,
         ...(await this.guard?.launchOptions()),

@@ -1,0 +1,45 @@
+// The flags betterwright adds to Playwright's own when it launches Chromium.
+// Full Chromium also gets one merged `--disable-features` list: Playwright's
+// own list plus the WebUI omnibox features, whose hidden omnibox popup pages
+// otherwise hold a renderer of their own (docs/performance.md). Chromium keeps
+// only the last `--disable-features` it is given, so the list must repeat
+// Playwright's; test/e2e/chromium-args.test.ts fails when Playwright's grows.
+
+const BASE_ARGS = [
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+];
+
+/** Playwright's `--disable-features` (playwright-core 1.65, chromiumSwitches.ts), which ours replaces. */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+];
+
+/** The omnibox popup as WebUI pages (chrome://omnibox-popup.top-chrome/), made at start even when headless. */
+export const WEBUI_OMNIBOX_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxFullPopup", "WebUIOmniboxAimPopup"];
+
+/** The headless shell has no omnibox, so it keeps Playwright's list as it is. */
+export function chromiumArgs(headlessShell: boolean): string[] {
+  if (headlessShell) return BASE_ARGS;
+  return [...BASE_ARGS, `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...WEBUI_OMNIBOX_FEATURES].join(",")}`];
+}
