@@ -154,6 +154,11 @@ export class SessionRegistry {
     return existing ?? this.session(name, spec);
   }
 
+  private isolation(): SessionContexts {
+    if (!this.contexts) throw new BwError("INTERNAL_ERROR", "this host was made without isolated sessions and saved states");
+    return this.contexts;
+  }
+
   /** session.create: true when made now (an isolated one with its context ready); false for one made the same way before. */
   async create(name: string, spec: SessionSpec): Promise<boolean> {
     const existed = this.sessions.has(name);
@@ -165,7 +170,7 @@ export class SessionRegistry {
         const worker = await this.worker.ensure();
         if (session.closed) throw session.closingError();
         const generation = this.worker.generation;
-        await this.contexts!.open(worker, name, spec, true);
+        await this.isolation().open(worker, name, spec, true);
         session.workerGeneration = generation;
       });
     } catch (error) {
@@ -186,7 +191,7 @@ export class SessionRegistry {
       if (session.spec.isolated && session.workerGeneration !== this.worker.generation) {
         throw new BwError("SESSION_RESET", `session ${name}'s context was lost with a worker restart; nothing was saved`);
       }
-      return this.contexts!.save(worker, name, stateName);
+      return this.isolation().save(worker, name, stateName);
     });
   }
 
@@ -274,7 +279,7 @@ export class SessionRegistry {
       generation = this.worker.generation;
       const lostPages = session.workerGeneration !== undefined && session.workerGeneration !== generation;
       // An isolated session on a new worker gets its context again: its settings, not its lost storage.
-      if (session.spec.isolated && session.workerGeneration !== generation) await this.contexts!.open(worker, session.name, session.spec, session.workerGeneration === undefined);
+      if (session.spec.isolated && session.workerGeneration !== generation) await this.isolation().open(worker, session.name, session.spec, session.workerGeneration === undefined);
       session.workerGeneration = generation;
       const outcome = request.op
         ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs }, budgetMs + WORKER_REPLY_GRACE_MS)
