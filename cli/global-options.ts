@@ -14,6 +14,7 @@ export interface GlobalArgs {
   "block-loopback"?: boolean;
   "allow-host"?: string[];
   "block-host"?: string[];
+  policy?: string;
 }
 
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
@@ -26,6 +27,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 ];
 
 export const POLICY_OPTIONS: readonly OptionSpec[] = [
+  { name: "policy", type: "string", describe: "Policy preset: public-web (public addresses on ports 80 and 443 only) or default; the flags below apply over it (env BETTERWRIGHT_POLICY)" },
   { name: "block-private-network", type: "boolean", describe: "Policy: deny RFC 1918, link-local and *.internal/*.local hosts" },
   { name: "block-loopback", type: "boolean", describe: "Policy: deny 127.0.0.0/8 and localhost (implies --block-private-network)" },
   { name: "allow-host", type: "array", describe: "Policy: allow HOST[:PORT] (and its subdomains)" },
@@ -51,5 +53,6 @@ export function flagsFrom(args: GlobalArgs & { session?: string; timeout?: numbe
   if (args["block-loopback"]) flags.blockLoopback = true;
   if (args["allow-host"]?.length) flags.allowHost = args["allow-host"];
   if (args["block-host"]?.length) flags.blockHost = args["block-host"];
+  if (args.policy !== undefined) flags.policy = args.policy;
   return flags;
 }

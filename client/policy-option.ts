@@ -4,22 +4,28 @@
 // cannot cross to a daemon process: it runs the host in this process instead.
 import type { PolicySettings, ResolvedConfig } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
-import { NetworkPolicy, type NetworkPolicyOptions } from "../shared/policy/index.js";
+import { NetworkPolicy, type NetworkPolicyOptions, type PolicyPresetName } from "../shared/policy/index.js";
 
-export type PolicyOption = NetworkPolicy | NetworkPolicyOptions;
+/** A NetworkPolicy, its options, or a preset's name (`"public-web"`, `"default"`). */
+export type PolicyOption = NetworkPolicy | NetworkPolicyOptions | PolicyPresetName;
+
+function policyOf(option: PolicyOption): NetworkPolicy {
+  if (typeof option === "string") return NetworkPolicy.preset(option);
+  return option instanceof NetworkPolicy ? option : new NetworkPolicy(option);
+}
 
 function needsThisProcess(policy: NetworkPolicy): boolean {
   return policy.custom !== undefined || Object.getPrototypeOf(policy) !== NetworkPolicy.prototype;
 }
 
 function settingsOf(policy: NetworkPolicy): PolicySettings {
-  const { allowLoopback, allowPrivateNetwork, allowHosts, blockHosts } = policy.describe();
-  return { allowLoopback, allowPrivateNetwork, allowHosts: [...allowHosts], blockHosts: [...blockHosts] };
+  const { allowLoopback, allowPrivateNetwork, allowHosts, blockHosts, onlyPorts } = policy.describe();
+  return { allowLoopback, allowPrivateNetwork, allowHosts: [...allowHosts], blockHosts: [...blockHosts], onlyPorts: [...onlyPorts] };
 }
 
 /** The serialisable settings of a policy option; INVALID_ARGUMENT for a bad entry or a hook. */
 export function policySettingsOf(option: PolicyOption): PolicySettings {
-  const policy = option instanceof NetworkPolicy ? option : new NetworkPolicy(option);
+  const policy = policyOf(option);
   if (needsThisProcess(policy)) {
     throw new BwError("INVALID_ARGUMENT", "a NetworkPolicy with a custom hook (or a subclass) cannot be sent to a daemon process; it runs with daemon: false");
   }
@@ -32,7 +38,7 @@ export function policySettingsOf(option: PolicyOption): PolicySettings {
  * configuration to the in-process host; `daemon: true` with such a policy is refused.
  */
 export function applyPolicyOption(config: ResolvedConfig, option: PolicyOption, daemon?: boolean): NetworkPolicy | undefined {
-  const policy = option instanceof NetworkPolicy ? option : new NetworkPolicy(option);
+  const policy = policyOf(option);
   const local = needsThisProcess(policy);
   if (local && daemon === true) {
     throw new BwError("INVALID_ARGUMENT", "a NetworkPolicy with a custom hook (or a subclass) cannot run in the profile's daemon: a function cannot cross processes; leave `daemon` unset or pass daemon: false");

@@ -6,13 +6,18 @@ import { BwError } from "./errors.js";
 import { DEFAULT_PROFILE, DEFAULT_SESSION, normalizeProfile, validateName } from "./names.js";
 import { canonicalHome, defaultHome } from "./paths.js";
 import { parseHostPattern } from "./policy/host-pattern.js";
+import { isPolicyPreset, policyPreset, POLICY_PRESET_NAMES } from "./policy/presets.js";
 
 export interface PolicySettings {
   allowLoopback: boolean;
   allowPrivateNetwork: boolean;
   allowHosts: string[];
   blockHosts: string[];
+  /** When not empty, the only ports reachable (the public-web preset: 80, 443). */
+  onlyPorts: number[];
 }
+
+const POLICY_KEYS = ["allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "onlyPorts"] as const;
 
 /** Artifact store caps in bytes (see docs/artifacts.md). */
 export interface ArtifactSettings {
@@ -126,6 +131,8 @@ export interface FlagInput {
   blockLoopback?: boolean;
   allowHost?: string[];
   blockHost?: string[];
+  /** A policy preset (`public-web`, `default`); the other policy flags apply over it. */
+  policy?: string;
 }
 
 export interface ResolvedConfig {
@@ -200,6 +207,13 @@ function asCount(value: unknown, source: Source, what: string, unit: string, max
   return n;
 }
 
+/** A preset's posture keys, set before the layer's own policy keys (which apply over it). */
+function asPreset(value: unknown, source: Source): Pick<Layer, "allowLoopback" | "allowPrivateNetwork" | "onlyPorts"> {
+  const name = typeof value === "string" ? value.trim() : value;
+  if (!isPolicyPreset(name)) return fail(source, "policy", `expected one of ${POLICY_PRESET_NAMES.join(", ")}, got ${JSON.stringify(value)}`);
+  return policyPreset(name);
+}
+
 function asPath(value: unknown, source: Source, what: string): string {
   if (typeof value !== "string" || value.trim() === "" || value.includes("\0")) {
     return fail(source, what, "expected a path");
@@ -218,6 +232,7 @@ interface Layer {
   allowPrivateNetwork?: boolean;
   allowHosts?: string[];
   blockHosts?: string[];
+  onlyPorts?: number[];
   artifacts?: Partial<ArtifactSettings>;
   limits?: Partial<LimitSettings>;
   states?: Partial<StateSettings>;
@@ -225,7 +240,7 @@ interface Layer {
 
 const FILE_KEYS = new Set([
   "browser", "headless", "timeoutSeconds", "sessionTtlSeconds", "daemonIdleSeconds",
-  "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "profiles",
+  "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "policy", "profiles",
   ...Object.values(ARTIFACT_SOURCES).map((s) => s.key),
   ...Object.values(LIMIT_SOURCES).map((s) => s.key),
   ...Object.values(STATE_SOURCES).map((s) => s.key),
@@ -261,6 +276,7 @@ function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   }
   if (raw.browser !== undefined) layer.browser = asPath(raw.browser, source, "browser");
   if (raw.headless !== undefined) layer.headless = asBool(raw.headless, source, "headless");
+  if (raw.policy !== undefined) Object.assign(layer, asPreset(raw.policy, source));
   if (raw.timeoutSeconds !== undefined) layer.timeoutMs = asMilliseconds(raw.timeoutSeconds, source, "timeoutSeconds");
   if (raw.sessionTtlSeconds !== undefined) layer.sessionTtlSeconds = asSeconds(raw.sessionTtlSeconds, source, "sessionTtlSeconds");
   if (raw.daemonIdleSeconds !== undefined) layer.daemonIdleSeconds = asSeconds(raw.daemonIdleSeconds, source, "daemonIdleSeconds", { allowZero: true });
@@ -319,6 +335,7 @@ function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
   if (env.BETTERWRIGHT_DAEMON_IDLE_SECONDS) {
     layer.daemonIdleSeconds = asSeconds(env.BETTERWRIGHT_DAEMON_IDLE_SECONDS, src("BETTERWRIGHT_DAEMON_IDLE_SECONDS"), "daemon idle time", { allowZero: true });
   }
+  if (env.BETTERWRIGHT_POLICY) Object.assign(layer, asPreset(env.BETTERWRIGHT_POLICY, src("BETTERWRIGHT_POLICY")));
   if (env.BETTERWRIGHT_BLOCK_PRIVATE_NETWORK) {
     layer.allowPrivateNetwork = !asBool(env.BETTERWRIGHT_BLOCK_PRIVATE_NETWORK, src("BETTERWRIGHT_BLOCK_PRIVATE_NETWORK"), "block-private-network");
   }
@@ -337,6 +354,7 @@ function layerFromFlags(flags: FlagInput): Layer {
   if (flags.browser !== undefined) layer.browser = asPath(flags.browser, "flag --browser", "browser");
   if (flags.headed) layer.headless = false;
   if (flags.timeoutSeconds !== undefined) layer.timeoutMs = asMilliseconds(flags.timeoutSeconds, "flag --timeout", "timeout");
+  if (flags.policy !== undefined) Object.assign(layer, asPreset(flags.policy, "flag --policy"));
   // Blocking loopback implies blocking the private network: allowing it would re-open loopback.
   if (flags.blockLoopback) Object.assign(layer, { allowLoopback: false, allowPrivateNetwork: false });
   if (flags.blockPrivateNetwork) layer.allowPrivateNetwork = false;
@@ -370,6 +388,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     allowPrivateNetwork: merged.allowPrivateNetwork ?? true,
     allowHosts: merged.allowHosts ?? [],
     blockHosts: merged.blockHosts ?? [],
+    onlyPorts: merged.onlyPorts ?? [],
   };
   if (!policy.allowLoopback) policy.allowPrivateNetwork = false;
   const settings: Settings = {
@@ -389,14 +408,14 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   };
   if (merged.browser !== undefined) explicit.browser = settings.browser;
   if (merged.headless !== undefined) explicit.headless = settings.headless;
-  if (["allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts"].some((k) => k in merged)) explicit.policy = policy;
+  if (POLICY_KEYS.some((k) => merged[k] !== undefined)) explicit.policy = policy;
   if (merged.sessionTtlSeconds !== undefined) explicit.sessionTtlSeconds = settings.sessionTtlSeconds;
   if (merged.daemonIdleSeconds !== undefined) explicit.daemonIdleSeconds = settings.daemonIdleSeconds;
   if (Object.keys(statedArtifacts).length > 0) explicit.artifacts = settings.artifacts;
   if (Object.keys(statedLimits).length > 0) explicit.limits = settings.limits;
   if (Object.keys(statedStates).length > 0) explicit.states = settings.states;
   const statedPolicy: Partial<PolicySettings> = {};
-  for (const key of ["allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts"] as const) {
+  for (const key of POLICY_KEYS) {
     if (merged[key] !== undefined) Object.assign(statedPolicy, { [key]: merged[key] });
   }
   if (statedPolicy.allowLoopback === false) statedPolicy.allowPrivateNetwork = false;

@@ -31,6 +31,7 @@ function describePolicy(policy: PolicyCheckResult["policy"]): string {
   const parts = [`loopback ${loopback}`, `private network ${policy.allowPrivateNetwork ? "allowed" : "blocked"}`];
   if (policy.allowHosts.length > 0) parts.push(`allowHosts ${policy.allowHosts.join(", ")}`);
   if (policy.blockHosts.length > 0) parts.push(`blockHosts ${policy.blockHosts.join(", ")}`);
+  if (policy.onlyPorts?.length) parts.push(`ports ${policy.onlyPorts.join(", ")} only`);
   if (policy.custom) parts.push("custom hook");
   return parts.join("; ");
 }

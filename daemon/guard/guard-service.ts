@@ -35,6 +35,7 @@ export function policyFromSettings(settings: PolicySettings): NetworkPolicy {
     allowPrivateNetwork: settings.allowPrivateNetwork,
     allowHosts: settings.allowHosts,
     blockHosts: settings.blockHosts,
+    onlyPorts: settings.onlyPorts,
   });
 }
 
@@ -45,14 +46,15 @@ export function applyOverrides(base: PolicySettings, overrides: PolicyOverrides 
     allowPrivateNetwork: overrides?.allowPrivateNetwork ?? base.allowPrivateNetwork,
     allowHosts: [...(overrides?.allowHosts ?? base.allowHosts)],
     blockHosts: [...(overrides?.blockHosts ?? base.blockHosts)],
+    onlyPorts: [...(overrides?.onlyPorts ?? base.onlyPorts ?? [])],
   };
   if (overrides?.allowLoopback === false) merged.allowPrivateNetwork = false;
   return merged;
 }
 
 function settingsOf(policy: NetworkPolicy): PolicySettings & { custom?: true } {
-  const { allowLoopback, allowPrivateNetwork, allowHosts, blockHosts, custom } = policy.describe();
-  const settings = { allowLoopback, allowPrivateNetwork, allowHosts: [...allowHosts], blockHosts: [...blockHosts] };
+  const { allowLoopback, allowPrivateNetwork, allowHosts, blockHosts, onlyPorts, custom } = policy.describe();
+  const settings = { allowLoopback, allowPrivateNetwork, allowHosts: [...allowHosts], blockHosts: [...blockHosts], onlyPorts: [...onlyPorts] };
   return custom === true ? { ...settings, custom } : settings;
 }
 

@@ -1,12 +1,13 @@
 // The network policy: one pure decision per URL. Order is fixed: scheme →
-// metadata floor → blockHosts → allowHosts → loopback/private rules → custom
-// hook → metadata floor again. The scheme check is final and the hook never
+// metadata floor → blockHosts → allowHosts → loopback/private rules →
+// onlyPorts → custom hook → metadata floor again. The scheme check is final and the hook never
 // sees it; the hook may override everything else, but an allow it gives is
 // re-checked against the floor, and any error in it denies.
 import { BwError } from "../errors.js";
 import { hostForUrl } from "../guard/host-normalize.js";
 import { findMatchingPattern, parseHostPatterns, type HostPattern } from "./host-pattern.js";
 import { classifyHost, stricterClass, type HostClassification } from "./ip-classify.js";
+import { policyPreset, type PolicyPresetName } from "./presets.js";
 import { describeError, invalidDecision, readCustomDecision, validateDetails } from "./policy-input.js";
 import type {
   CustomHook,
@@ -19,7 +20,8 @@ import type {
 const DEFAULT_PORTS: Readonly<Record<string, number>> = Object.freeze({ "http:": 80, "https:": 443, "ws:": 80, "wss:": 443 });
 // Schemes whose content is already in the browser: nothing to guard.
 const LOCAL_SCHEMES: readonly string[] = Object.freeze(["data:", "blob:"]);
-const SERIALIZABLE_KEYS = ["allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts"] as const;
+const SERIALIZABLE_KEYS = ["allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "onlyPorts"] as const;
+const MAX_ONLY_PORTS = 32;
 const OPTION_KEYS: readonly string[] = [...SERIALIZABLE_KEYS, "custom"];
 
 interface Target {
@@ -52,6 +54,16 @@ function readBoolean(options: Record<string, unknown>, key: string): boolean {
   return value;
 }
 
+function readPorts(options: Record<string, unknown>): readonly number[] {
+  const value = options["onlyPorts"];
+  if (value === undefined || value === null) return Object.freeze([]);
+  if (!Array.isArray(value) || value.length > MAX_ONLY_PORTS) throw optionError(`onlyPorts must be a list of at most ${MAX_ONLY_PORTS} ports`);
+  for (const port of value) {
+    if (typeof port !== "number" || !Number.isInteger(port) || port < 1 || port > 65535) throw optionError(`onlyPorts entry ${JSON.stringify(port)} is not a port from 1 to 65535`);
+  }
+  return Object.freeze([...new Set(value as number[])].sort((a, b) => a - b));
+}
+
 function describeHost(target: Target): string {
   const host = hostForUrl(target.host);
   return target.from === undefined ? host : `${host} (resolved from ${hostForUrl(target.from)})`;
@@ -70,6 +82,8 @@ export class NetworkPolicy {
   /** Canonical spellings of the entries, in the order given. */
   readonly allowHosts: readonly string[];
   readonly blockHosts: readonly string[];
+  /** When not empty, the only ports reachable (an allowHosts entry still opens its own). */
+  readonly onlyPorts: readonly number[];
   readonly custom: CustomHook | undefined;
   readonly #allow: readonly HostPattern[];
   readonly #block: readonly HostPattern[];
@@ -88,11 +102,17 @@ export class NetworkPolicy {
     this.#block = parseHostPatterns(record["blockHosts"], "blockHosts");
     this.allowHosts = Object.freeze(this.#allow.map((p) => p.text));
     this.blockHosts = Object.freeze(this.#block.map((p) => p.text));
+    this.onlyPorts = readPorts(record);
     const custom = record["custom"];
     if (custom !== undefined && custom !== null && typeof custom !== "function") {
       throw optionError("custom must be a function");
     }
     this.custom = typeof custom === "function" ? (custom as CustomHook) : undefined;
+  }
+
+  /** A named posture (`public-web`, `default`) with other options over it: `NetworkPolicy.preset("public-web", { allowHosts })`. */
+  static preset(name: PolicyPresetName, options: NetworkPolicyOptions = {}): NetworkPolicy {
+    return new NetworkPolicy({ ...policyPreset(name), ...options });
   }
 
   /** Rebuild a policy from options received over a socket; refuses a hook and unknown keys. */
@@ -136,6 +156,7 @@ export class NetworkPolicy {
       allowPrivateNetwork: this.allowPrivateNetwork,
       allowHosts: [...this.allowHosts],
       blockHosts: [...this.blockHosts],
+      onlyPorts: [...this.onlyPorts],
     };
     return this.custom === undefined ? base : { ...base, custom: true };
   }
@@ -211,7 +232,12 @@ export class NetworkPolicy {
     if (blocked !== undefined) return stage(deny(`${describeHost(target)} matches blockHosts entry ${blocked.text}`));
     const allowed = findMatchingPattern(this.#allow, hosts, target.port);
     if (allowed !== undefined) return stage(allow(`${describeHost(target)} matches allowHosts entry ${allowed.text}`));
-    return stage(this.#classDecision(target));
+    const byClass = this.#classDecision(target);
+    // A host its class refuses is refused for that; a port is judged only for a host that may be reached.
+    if (byClass.allowed && this.onlyPorts.length > 0 && !this.onlyPorts.includes(target.port)) {
+      return stage(deny(`port ${target.port} of ${describeHost(target)} is not allowed; only ports ${this.onlyPorts.join(", ")} are (onlyPorts)`));
+    }
+    return stage(byClass);
   }
 
   #classDecision(target: Target): PolicyDecision {

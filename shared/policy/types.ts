@@ -20,6 +20,7 @@ export interface SerializablePolicyOptions {
   readonly allowPrivateNetwork: boolean;
   readonly allowHosts: readonly string[];
   readonly blockHosts: readonly string[];
+  readonly onlyPorts: readonly number[];
 }
 
 export interface NetworkPolicyOptions {
@@ -31,6 +32,8 @@ export interface NetworkPolicyOptions {
   allowHosts?: readonly string[];
   /** Hosts denied in the built-in decision, before allowHosts. */
   blockHosts?: readonly string[];
+  /** When not empty, only these ports are reachable (checked after allowHosts, whose entries keep their ports). Default []. */
+  onlyPorts?: readonly number[];
   /** Evaluated last; may override anything but the scheme check and the metadata floor. */
   custom?: CustomHook | null;
 }

@@ -4,7 +4,7 @@
 import { GUARD_LAYERS, type GuardAnswer, type GuardLayer } from "../guard/types.js";
 import type { PolicySettings } from "../config.js";
 import { BwError } from "../errors.js";
-import { arr, bool, custom, obj, optional, str } from "../validate.js";
+import { arr, bool, custom, num, obj, optional, str } from "../validate.js";
 import { declare } from "./declare.js";
 
 /** Longer URLs are refused before they reach the policy (Chromium's own cap is 2 MiB; hosts are what matter). */
@@ -60,6 +60,7 @@ export const PolicyCheck = declare<PolicyCheckResult>()("policy.check", obj({
     allowPrivateNetwork: optional(bool()),
     allowHosts: optional(hostList),
     blockHosts: optional(hostList),
+    onlyPorts: optional(arr(num({ min: 1, max: 65535, integer: true }), { max: 32 })),
   })),
   resolve: optional(bool()),
 }));

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CLI } from "../helpers/cli.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/network-guard-fixture.mjs", import.meta.url));
-const SETUP = "ip link set lo up && ip addr add 169.254.169.254/32 dev lo";
+const SETUP = "ip link set lo up && ip addr add 169.254.169.254/32 dev lo && ip addr add 93.184.216.34/32 dev lo && ip addr add 10.7.7.7/32 dev lo";
 
 function runInNamespace(): Promise<any> {
   return new Promise((resolve, reject) => {
@@ -101,6 +101,19 @@ describe("the network guard through real Chromium, in a loopback-only namespace"
     expect(r.isolatedRequest.result).toBe("undefined");
     // The metadata floor holds in the default posture too; nothing reached either server (checked above and below).
     expect(r.isolatedMetadata).toMatchObject({ ok: true, result: { fetched: "failed", goto: "BLOCKED_URL" } });
+  });
+
+  it("public-web: a public address on port 80 loads; another port, loopback, a private address and metadata are refused, and none of them is reached", () => {
+    const w = r.publicWeb;
+    expect(w.public80, JSON.stringify(w.public80)).toMatchObject({ exit: 0, ok: true, result: "loaded public" });
+    expect(w.publicOtherPort.result).toMatch(/^BLOCKED_URL .*only ports 80, 443/);
+    expect(w.loopback.result).toMatch(/^BLOCKED_URL .*loopback is blocked/);
+    expect(w.private.result).toMatch(/^BLOCKED_URL .*private networks are blocked/);
+    expect(w.metadata.result).toMatch(/^BLOCKED_URL .*cloud metadata endpoint/);
+    expect(w.fetches.result).toEqual(["failed", "failed", "failed", "failed"]);
+    expect(w.check).toMatchObject({ exit: 1, allowed: false, policy: { onlyPorts: [80, 443], allowLoopback: false } });
+    expect(r.publicOtherSeen).toEqual({ requests: [], upgrades: 0, connections: 0 });
+    expect(r.privateSeen).toEqual({ requests: [], upgrades: 0, connections: 0 });
   });
 
   it("sends no WebRTC or QUIC datagram to a UDP listener on 127.0.0.1", () => {

@@ -26,7 +26,7 @@ describe("the config module", () => {
       sessionTtlSeconds: DEFAULTS.sessionTtlSeconds,
       daemonIdleSeconds: DEFAULTS.daemonIdleSeconds,
       noDaemon: false,
-      policy: { allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] },
+      policy: { allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [], onlyPorts: [] },
       artifacts: ARTIFACT_DEFAULTS,
       limits: LIMIT_DEFAULTS,
       states: STATE_DEFAULTS,
@@ -67,7 +67,7 @@ describe("the config module", () => {
     expect(explicit).toEqual({
       headless: false,
       daemonIdleSeconds: 7,
-      policy: { allowLoopback: true, allowPrivateNetwork: false, allowHosts: [], blockHosts: [] },
+      policy: { allowLoopback: true, allowPrivateNetwork: false, allowHosts: [], blockHosts: [], onlyPorts: [] },
     });
   });
 

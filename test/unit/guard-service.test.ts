@@ -4,8 +4,8 @@ import type { PolicySettings } from "../../shared/config.js";
 import { BwError } from "../../shared/errors.js";
 import { NetworkPolicy } from "../../shared/policy/index.js";
 
-const DEFAULT: PolicySettings = { allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] };
-const HARDENED: PolicySettings = { allowLoopback: false, allowPrivateNetwork: false, allowHosts: [], blockHosts: [] };
+const DEFAULT: PolicySettings = { allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [], onlyPorts: [] };
+const HARDENED: PolicySettings = { allowLoopback: false, allowPrivateNetwork: false, allowHosts: [], blockHosts: [], onlyPorts: [] };
 
 function resolver(table: Record<string, string[] | Error>) {
   const asked: string[] = [];

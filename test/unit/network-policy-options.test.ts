@@ -88,6 +88,7 @@ describe("serialisation for the daemon", () => {
       allowPrivateNetwork: false,
       allowHosts: ["staging.internal:8443", "127.0.0.1:3000"],
       blockHosts: ["ads.example.com"],
+      onlyPorts: [],
     });
     const rebuilt = NetworkPolicy.fromJSON(wire);
     expect(rebuilt.toOptions()).toEqual(policy.toOptions());
@@ -95,7 +96,7 @@ describe("serialisation for the daemon", () => {
   });
 
   it("writes the defaults explicitly", () => {
-    expect(new NetworkPolicy().toOptions()).toEqual({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [] });
+    expect(new NetworkPolicy().toOptions()).toEqual({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [], onlyPorts: [] });
   });
 
   it("refuses to serialise a hook, rather than silently dropping it", () => {

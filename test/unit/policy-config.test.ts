@@ -38,9 +38,10 @@ describe("policy settings at config time", () => {
     const { settings, explicit, statedPolicy } = resolveConfig({
       env: { BETTERWRIGHT_HOME: home(), BETTERWRIGHT_BLOCK_LOOPBACK: "1", BETTERWRIGHT_ALLOW_HOSTS: "staging.internal:8443, 127.0.0.1:3000", BETTERWRIGHT_BLOCK_HOSTS: "Ads.Example." },
     });
-    expect(settings.policy).toEqual({ allowLoopback: false, allowPrivateNetwork: false, allowHosts: ["staging.internal:8443", "127.0.0.1:3000"], blockHosts: ["ads.example"] });
+    expect(settings.policy).toEqual({ allowLoopback: false, allowPrivateNetwork: false, allowHosts: ["staging.internal:8443", "127.0.0.1:3000"], blockHosts: ["ads.example"], onlyPorts: [] });
     expect(explicit.policy).toEqual(settings.policy);
-    expect(statedPolicy).toEqual(settings.policy);
+    // onlyPorts was not stated: it is left out, as any unstated key.
+    expect(statedPolicy).toEqual({ ...settings.policy, onlyPorts: undefined });
   });
 
   it("keeps only the stated keys for policy check, and lets flags beat the environment", () => {
@@ -70,9 +71,9 @@ describe("policy settings at config time", () => {
 describe("the library's policy option", () => {
   it("turns a NetworkPolicy or its options into explicit daemon settings", () => {
     expect(policySettingsOf(new NetworkPolicy({ allowPrivateNetwork: false, allowHosts: ["LOCALHOST:3000"] }))).toEqual({
-      allowLoopback: true, allowPrivateNetwork: false, allowHosts: ["localhost:3000"], blockHosts: [],
+      allowLoopback: true, allowPrivateNetwork: false, allowHosts: ["localhost:3000"], blockHosts: [], onlyPorts: [],
     });
-    expect(policySettingsOf({ blockHosts: ["ads.test"] })).toEqual({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: ["ads.test"] });
+    expect(policySettingsOf({ blockHosts: ["ads.test"] })).toEqual({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: ["ads.test"], onlyPorts: [] });
     const bw = new BetterWright({ home: home(), env: {}, policy: new NetworkPolicy({ allowLoopback: false, allowPrivateNetwork: false }) });
     expect(bw.profile).toBe("default");
   });
@@ -85,7 +86,7 @@ describe("the library's policy option", () => {
     const hooked = new NetworkPolicy({ allowPrivateNetwork: false, custom: () => null });
     expect(applyPolicyOption(config, hooked)).toBe(hooked);
     expect(config.settings.noDaemon).toBe(true);
-    expect(config.settings.policy).toEqual({ allowLoopback: true, allowPrivateNetwork: false, allowHosts: [], blockHosts: [] });
+    expect(config.settings.policy).toEqual({ allowLoopback: true, allowPrivateNetwork: false, allowHosts: [], blockHosts: [], onlyPorts: [] });
     const plain = resolveConfig({ env: { BETTERWRIGHT_HOME: home() } });
     expect(applyPolicyOption(plain, new NetworkPolicy({ blockHosts: ["x.test"] }))).toBeUndefined();
     expect(plain.settings.noDaemon).toBe(false);
