@@ -11,7 +11,7 @@ import path from "node:path";
 import type { StateSettings } from "../../shared/config.js";
 import { BwError } from "../../shared/errors.js";
 import { nameProblem, validateName } from "../../shared/names.js";
-import { STATE_FILE_SUFFIX, type StateInfo, type StateListing } from "../../shared/protocol/index.js";
+import { STATE_FILE_SUFFIX, STATES_DIR_NAME, type StateInfo, type StateListing } from "../../shared/protocol/index.js";
 import { ensurePrivateDir } from "../../shared/secure-fs.js";
 import { parseStorageState } from "../../shared/storage-state.js";
 import { removeStaleTemps, writeFileAtomic } from "../vault/atomic-file.js";
@@ -44,7 +44,7 @@ export class StateStore {
   private readonly vault: VaultPaths;
 
   constructor(private readonly options: StateStoreOptions) {
-    this.dir = path.join(options.home, "states", options.profile);
+    this.dir = path.join(options.home, STATES_DIR_NAME, options.profile);
     this.vault = vaultPaths(options.home);
   }
 

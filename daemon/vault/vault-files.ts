@@ -3,11 +3,13 @@
 // key; a write re-reads vault.enc inside the lock; a file that fails to decode
 // is never rewritten.
 import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { chmod, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { BwError } from "../../shared/errors.js";
 import { ensurePrivateDir, ensureTrustedDir, linkRefusal, READ_NOFOLLOW } from "../../shared/secure-fs.js";
 import { VAULT_FILE_NAMES } from "../../shared/protocol/vault.js";
+import { STATE_FILE_SUFFIX, STATES_DIR_NAME } from "../../shared/protocol/state.js";
 import { createFileExclusive, DIR_MODE, removeStaleTemps, writeFileAtomic } from "./atomic-file.js";
 import { decodeVault, encodeVault, VAULT_KEY_BYTES, type VaultTable } from "./vault-format.js";
 import { withVaultLock, type VaultLockOptions } from "./vault-lock.js";
@@ -141,7 +143,23 @@ export async function vaultKey(paths: VaultPaths, create: boolean): Promise<Buff
   return create ? createKey(paths) : null;
 }
 
+/** Saved states (any profile's) sealed with a key: a new key beside them would orphan them for good. */
+function sealedStatesExist(paths: VaultPaths): boolean {
+  const root = join(dirname(paths.dir), STATES_DIR_NAME);
+  const list = (dir: string) => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  return list(root).some((profile) => list(join(root, profile)).some((file) => file.endsWith(STATE_FILE_SUFFIX)));
+}
+
 async function createKey(paths: VaultPaths): Promise<Buffer> {
+  if (sealedStatesExist(paths)) {
+    throw new BwError("VAULT_KEY_MISSING", `${paths.key} is missing but saved states under ${join(dirname(paths.dir), STATES_DIR_NAME)} were sealed with it; restore the key, or remove those states (betterwright state rm). No new key was created.`);
+  }
   const key = randomBytes(VAULT_KEY_BYTES);
   if (await createFileExclusive(paths.key, key)) return key;
   // Only reachable if something outside the lock created it meanwhile: use theirs, never replace it.

@@ -9,6 +9,8 @@ import { checkSessionSettings, fieldLabels, type SessionSettings } from "../sess
 import { bool, custom, num, obj, optional, str } from "../validate.js";
 import { declare, nameParam } from "./declare.js";
 
+/** Saved states live in <home>/states/<profile>/<name>.state. */
+export const STATES_DIR_NAME = "states";
 export const STATE_FILE_SUFFIX = ".state";
 
 const settingsParam = custom((value, path) => checkSessionSettings(value, fieldLabels(path), path));

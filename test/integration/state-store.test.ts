@@ -2,7 +2,7 @@
 // the file's bytes), 0600 in a 0700 folder, bound to their profile and name,
 // refused whole when tampered with, counted against their caps under the
 // vault's lock, and sharing the key with the vault without disturbing it.
-import { chmod, mkdtemp, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rename, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -80,14 +80,22 @@ describe("the saved-state store", () => {
     expect((await failure(states.load("alice"))).code).toBe("VAULT_CORRUPT");
   });
 
-  it("answers STATE_NOT_FOUND for a missing state, VAULT_KEY_MISSING without its key, and refuses a linked file", async () => {
+  it("answers STATE_NOT_FOUND for a missing state and VAULT_KEY_MISSING without its key, making no new key beside states", async () => {
     const states = store();
     expect((await failure(states.load("nobody"))).code).toBe("STATE_NOT_FOUND");
     expect((await failure(states.remove("nobody"))).code).toBe("STATE_NOT_FOUND");
     await states.save("alice", plainState());
     await unlink(join(home, "vault", "vault.key"));
     expect((await failure(states.load("alice"))).code).toBe("VAULT_KEY_MISSING");
+    // No new key beside states sealed with the lost one: neither a new state nor the vault's first entry makes one.
+    expect((await failure(states.save("bob", plainState()))).code).toBe("VAULT_KEY_MISSING");
+    expect((await failure(openVault({ home }).add({ site: "https://a.com", username: "u", password: "pw-123456" }))).code).toBe("VAULT_KEY_MISSING");
+    await unlink(join(home, "states", "default", "alice.state"));
+    await states.save("bob", plainState());
     expect((await failure(states.load("../vault/vault"))).code).toBe("INVALID_ARGUMENT");
+    // A state that is a link is never followed.
+    await symlink(join(home, "states", "default", "bob.state"), join(home, "states", "default", "link.state"));
+    expect((await failure(states.load("link"))).code).toBe("UNSAFE_PATH");
   });
 
   it("counts states and bytes against the caps, naming the cap; replacing a state counts it once", async () => {
