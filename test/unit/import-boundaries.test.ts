@@ -1,87 +1,149 @@
 // The layout is the architecture: cli → client → shared, daemon → shared, and
-// the worker never reaches the vault, the policy or the rest of the daemon.
-// The in-process mode's one dynamic import of the daemon host is the only
-// exception, and it must stay in one file of client/.
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+// the worker never reaches the vault, the policy or the rest of the daemon,
+// which spawns it by path. Every form of loading counts (static, type-only,
+// `import()`, `require`, `createRequire`), followed transitively; a load whose
+// target is not a string literal is refused, since it cannot be checked. The
+// in-process mode's one dynamic import of the daemon host is the only crossing,
+// pinned to its file.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { graphOf, reachability, readSources, scanImports, type Edge, type ImportGraph } from "../helpers/import-graph.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TOP = ["cli", "client", "daemon", "shared"] as const;
-const IMPORT = /(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
-
-interface Edge {
-  from: string;
-  to: string;
-  dynamic: boolean;
-}
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-    const rel = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(rel));
-    else if (entry.name.endsWith(".ts")) out.push(rel);
-  }
-  return out;
-}
-
-function edges(): Edge[] {
-  const all: Edge[] = [];
-  for (const top of TOP) {
-    for (const file of sourceFiles(top)) {
-      const text = readFileSync(path.join(ROOT, file), "utf8");
-      for (const match of text.matchAll(IMPORT)) {
-        const spec = match[1] ?? match[2] ?? match[3]!;
-        if (!spec.startsWith(".")) continue;
-        const to = path.normalize(path.join(path.dirname(file), spec));
-        all.push({ from: file, to, dynamic: match[2] !== undefined });
-      }
-    }
-  }
-  return all;
-}
+/** The one crossing from the clients into the daemon: `--no-daemon` / `daemon: false` loading the host. */
+const IN_PROCESS: Edge = { from: "client/in-process.ts", to: "daemon/in-process.ts", kind: "dynamic" };
 
 const under = (file: string, dir: string) => file === dir || file.startsWith(`${dir}/`);
+const isInProcess = (e: Edge) => e.from === IN_PROCESS.from && e.to === IN_PROCESS.to && e.kind === IN_PROCESS.kind;
 
-function violation(edge: Edge): string | undefined {
-  const { from, to } = edge;
-  if (under(from, "shared") && !under(to, "shared")) return "shared imports only shared";
-  if (under(from, "cli") && !(under(to, "cli") || under(to, "client") || under(to, "shared"))) return "cli imports cli, client and shared only";
-  if (under(from, "client") && under(to, "daemon")) return edge.dynamic ? undefined : "client never imports daemon (except the one dynamic import)";
-  if (under(from, "client") && !(under(to, "client") || under(to, "shared") || under(to, "daemon"))) return "client imports client and shared only";
+/** What a file of one area may reach, directly or through others. */
+function reachViolation(from: string, reached: string): string | undefined {
+  if (!TOP.some((top) => under(reached, top))) return undefined; // a package or a built-in
+  if (under(from, "shared") && !under(reached, "shared")) return "shared reaches only shared";
+  if (under(from, "cli") && !(under(reached, "cli") || under(reached, "client") || under(reached, "shared"))) return "cli reaches cli, client and shared only";
+  if (under(from, "client") && !(under(reached, "client") || under(reached, "shared"))) return "client reaches client and shared only (the in-process import aside)";
   if (under(from, "daemon/worker")) {
-    if (!(under(to, "daemon/worker") || under(to, "shared"))) return "the worker imports only itself and shared";
-    if (under(to, "shared/policy")) return "the worker never imports the policy";
+    if (!(under(reached, "daemon/worker") || under(reached, "shared"))) return "the worker reaches only itself and shared";
+    if (under(reached, "shared/policy")) return "the worker never reaches the policy";
+  } else if (under(from, "daemon")) {
+    if (under(reached, "daemon/worker")) return "the daemon spawns its worker by path and never imports it";
+    if (!(under(reached, "daemon") || under(reached, "shared"))) return "daemon reaches daemon and shared only";
   }
-  if (under(from, "daemon") && !(under(to, "daemon") || under(to, "shared"))) return "daemon imports daemon and shared only";
   return undefined;
 }
 
+/** Every broken rule of a graph: each file against everything it reaches (not through the in-process import). */
+function violations(graph: ImportGraph): string[] {
+  const reachable = reachability(graph, (e) => !isInProcess(e));
+  const bad: string[] = [];
+  const files = new Set(graph.edges.map((e) => e.from));
+  for (const from of files) {
+    for (const reached of reachable(from)) {
+      const why = reachViolation(from, reached);
+      if (why) bad.push(`${from} → ${reached}: ${why}`);
+    }
+  }
+  for (const { from, kind } of graph.opaque) bad.push(`${from}: a ${kind} load whose target is not a string literal cannot be checked`);
+  return bad;
+}
+
+/** Every load from the clients (cli, client) into the daemon. */
+const crossings = (graph: ImportGraph) => graph.edges.filter((e) => (under(e.from, "cli") || under(e.from, "client")) && under(e.to, "daemon"));
+
 describe("import boundaries", () => {
-  const all = edges();
+  const graph = graphOf(readSources(ROOT, TOP));
 
   it("finds the imports it checks", () => {
-    expect(all.length).toBeGreaterThan(50);
-    expect(all.some((e) => e.from.startsWith("cli/") && e.to.startsWith("client/"))).toBe(true);
+    expect(graph.edges.length).toBeGreaterThan(50);
+    expect(graph.edges.some((e) => e.from.startsWith("cli/") && e.to.startsWith("client/"))).toBe(true);
+    // The loads that are not static imports are seen too.
+    expect(graph.edges).toContainEqual({ from: "daemon/worker/playwright.ts", to: "playwright-core", kind: "require" });
+    expect(graph.edges).toContainEqual({ from: "cli/main.ts", to: "cli/yargs-cli.ts", kind: "dynamic" });
   });
 
-  it("has no import across a forbidden boundary", () => {
-    const bad = all.map((e) => ({ ...e, why: violation(e) })).filter((e) => e.why !== undefined);
-    expect(bad).toEqual([]);
+  it("has no file reaching across a boundary, and no load it cannot follow", () => {
+    expect(violations(graph)).toEqual([]);
   });
 
-  it("allows the daemon-host dynamic import from one client file only", () => {
-    const files = new Set(all.filter((e) => e.from.startsWith("client/") && under(e.to, "daemon")).map((e) => e.from));
-    expect(files.size).toBeLessThanOrEqual(1);
+  it("crosses from the clients into the daemon exactly once: the in-process host, from client/in-process.ts", () => {
+    expect(crossings(graph)).toEqual([IN_PROCESS]);
+  });
+});
+
+describe("the boundary check itself", () => {
+  const graph = (files: Record<string, string>) => graphOf(new Map(Object.entries(files)));
+
+  it("reads every form of loading, and not what only looks like one", () => {
+    const refs = scanImports(`
+      import { a } from "./a.js";
+      import type { B } from "./b.js";
+      export * from "./c.js";
+      export { d } from "./d.js";
+      import "./e.js";
+      import { createRequire as makeRequire } from "node:module";
+      import * as nodeModule from "node:module";
+      type P = typeof import("./f.js");
+      const load = makeRequire(import.meta.url);
+      load("./g.js");
+      makeRequire(import.meta.url)("./h.js");
+      nodeModule.createRequire(import.meta.url)("./i.js");
+      require("./j.js");
+      await import("./k.js");
+      await import(\`./l.js\`);
+      await import(someName);
+      load(\`./\${someName}.js\`);
+      // import("./not-a-comment.js") and require("./nor-this.js")
+      const text = 'import("./nor-a-string.js")';
+      makeRequire(import.meta.url).resolve("./only-a-path.js");
+    `);
+    expect(refs).toEqual([
+      { kind: "static", spec: "./a.js" },
+      { kind: "type", spec: "./b.js" },
+      { kind: "static", spec: "./c.js" },
+      { kind: "static", spec: "./d.js" },
+      { kind: "static", spec: "./e.js" },
+      { kind: "static", spec: "node:module" },
+      { kind: "static", spec: "node:module" },
+      { kind: "type", spec: "./f.js" },
+      { kind: "require", spec: "./g.js" },
+      { kind: "require", spec: "./h.js" },
+      { kind: "require", spec: "./i.js" },
+      { kind: "require", spec: "./j.js" },
+      { kind: "dynamic", spec: "./k.js" },
+      { kind: "dynamic", spec: "./l.js" },
+      { kind: "dynamic", spec: undefined },
+      { kind: "require", spec: undefined },
+    ]);
   });
 
-  it("recognises a forbidden edge when it sees one", () => {
-    expect(violation({ from: "cli/main.ts", to: "daemon/daemon.js", dynamic: false })).toBeDefined();
-    expect(violation({ from: "daemon/worker/session.ts", to: "daemon/vault/vault.js", dynamic: false })).toBeDefined();
-    expect(violation({ from: "daemon/worker/session.ts", to: "shared/policy/network-policy.js", dynamic: false })).toBeDefined();
-    expect(violation({ from: "client/index.ts", to: "daemon/daemon.js", dynamic: false })).toBeDefined();
-    expect(violation({ from: "shared/config.ts", to: "client/index.js", dynamic: false })).toBeDefined();
+  it("refuses a boundary crossed through a file in between, by any form", () => {
+    expect(violations(graph({
+      "daemon/worker/session.ts": `import { x } from "../../shared/helper.js";`,
+      "shared/helper.ts": `import { createRequire } from "node:module"; export const x = createRequire(import.meta.url)("./policy/network-policy.js");`,
+      "shared/policy/network-policy.ts": "",
+    }))).toEqual([expect.stringContaining("daemon/worker/session.ts → shared/policy/network-policy.ts: the worker never reaches the policy")]);
+    expect(violations(graph({
+      "cli/main.ts": `await import("../client/run.js");`,
+      "client/run.ts": `const load = (await import("node:module")).createRequire; import type { Vault } from "../daemon/vault/vault.js";`,
+      "daemon/vault/vault.ts": "",
+    }))).toEqual([
+      expect.stringContaining("cli/main.ts → daemon/vault/vault.ts"),
+      expect.stringContaining("client/run.ts → daemon/vault/vault.ts"),
+    ]);
+    expect(violations(graph({ "daemon/daemon.ts": `import { a } from "./worker/session.js";`, "daemon/worker/session.ts": "" })))
+      .toEqual([expect.stringContaining("spawns its worker by path")]);
+    expect(violations(graph({ "client/x.ts": "await import(`../daemon/${name}.js`);" })))
+      .toEqual([expect.stringContaining("cannot be checked")]);
+  });
+
+  it("lets the in-process import through, and only from its file", () => {
+    const host = { "client/in-process.ts": `await import("../daemon/in-process.js");`, "daemon/in-process.ts": `import "./daemon.js";`, "daemon/daemon.ts": "" };
+    expect(violations(graph(host))).toEqual([]);
+    expect(crossings(graph(host))).toEqual([IN_PROCESS]);
+    const moved = graph({ "client/other.ts": `await import("../daemon/in-process.js");`, "daemon/in-process.ts": "" });
+    expect(violations(moved)).toEqual([expect.stringContaining("client/other.ts → daemon/in-process.ts")]);
+    expect(crossings(moved)).not.toEqual([IN_PROCESS]);
+    expect(crossings(graph({ "client/in-process.ts": "" }))).not.toEqual([IN_PROCESS]);
   });
 });
