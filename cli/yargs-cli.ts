@@ -5,6 +5,7 @@ import { artifactsCommand } from "./commands/artifacts.js";
 import { closeCommand } from "./commands/close.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { execCommand } from "./commands/exec.js";
+import { mcpCommand } from "./commands/mcp.js";
 import { verbCommands } from "./commands/ops.js";
 import { policyCommand } from "./commands/policy.js";
 import { replCommand } from "./commands/repl.js";
@@ -42,6 +43,7 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     // One command per typed operation, from the operation table.
     .command(verbCommands(ctx))
     .command(stateCommand(ctx))
+    .command(mcpCommand(ctx))
     .demandCommand(1, "name a command")
     .strict()
     .help()

@@ -67,7 +67,7 @@ describe("the warm path", () => {
 
     const packages = files.filter((f) => f.includes(`${path.sep}node_modules${path.sep}`));
     // env-paths is in the bundle (scripts/bundle-cli.mjs): resolving any package from node_modules costs ~5 ms.
-    for (const heavy of ["yargs", "playwright-core", "ipaddr.js", "tldts", "json-rpc-2.0", "proper-lockfile", "env-paths", "is-safe-filename"]) {
+    for (const heavy of ["yargs", "playwright-core", "ipaddr.js", "tldts", "json-rpc-2.0", "proper-lockfile", "env-paths", "is-safe-filename", "@modelcontextprotocol", "zod"]) {
       expect(packages.filter((f) => f.includes(`${path.sep}node_modules${path.sep}${heavy}${path.sep}`))).toEqual([]);
     }
     for (const builtin of ["child_process", "readline", "vm", "stream/consumers"]) expect(builtins).not.toContain(builtin);
@@ -87,10 +87,13 @@ describe("the warm path", () => {
     const repl = await runCli(["repl"], { home, input: "return 1\n\nreturn 2\n" });
     expect(repl.code).toBe(0);
     expect(repl.stdout.trim().split("\n").map((l) => JSON.parse(l).result)).toEqual([1, 2]);
-    // yargs: help and usage errors.
-    const help = await runCli(["--help"], { home });
+    // yargs: help and usage errors. Every command is registered there, `mcp` too, but the MCP SDK loads only when the server starts.
+    const recorder = loadRecorder(home);
+    const help = await runCli(["--help"], { home, env: { NODE_OPTIONS: `--require ${recorder.preload}` } });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("exec");
+    expect(help.stdout).toContain("mcp");
+    expect(recorder.read().files.filter((f) => f.includes(`${path.sep}@modelcontextprotocol${path.sep}`) || f.includes(`${path.sep}zod${path.sep}`))).toEqual([]);
     const version = await runCli(["--version"], { home });
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);

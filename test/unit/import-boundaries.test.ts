@@ -33,7 +33,17 @@ function reachViolation(from: string, reached: string): string | undefined {
   return undefined;
 }
 
-/** Every broken rule of a graph: each file against everything it reaches (not through the in-process import). */
+/** Rules on what a file imports itself, not on what that brings in. */
+function directViolation(edge: Edge): string | undefined {
+  const { from, to } = edge;
+  // The front doors are adapters of the library: its public API (client/index.ts) and shared, nothing else.
+  if (under(from, "client/mcp") && !(under(to, "client/mcp") || to === "client/index.ts" || under(to, "shared") || !TOP.some((top) => under(to, top)))) {
+    return "client/mcp imports only the library's public API (client/index.ts), itself and shared";
+  }
+  return undefined;
+}
+
+/** Every broken rule of a graph: each file against everything it reaches (not through the in-process import), and its own imports. */
 function violations(graph: ImportGraph): string[] {
   const reachable = reachability(graph, (e) => !isInProcess(e));
   const bad: string[] = [];
@@ -43,6 +53,10 @@ function violations(graph: ImportGraph): string[] {
       const why = reachViolation(from, reached);
       if (why) bad.push(`${from} → ${reached}: ${why}`);
     }
+  }
+  for (const edge of graph.edges) {
+    const why = directViolation(edge);
+    if (why) bad.push(`${edge.from} → ${edge.to}: ${why}`);
   }
   for (const { from, kind } of graph.opaque) bad.push(`${from}: a ${kind} load whose target is not a string literal cannot be checked`);
   return bad;
@@ -133,6 +147,8 @@ describe("the boundary check itself", () => {
     ]);
     expect(violations(graph({ "daemon/daemon.ts": `import { a } from "./worker/session.js";`, "daemon/worker/session.ts": "" })))
       .toEqual([expect.stringContaining("spawns its worker by path")]);
+    expect(violations(graph({ "client/mcp/server.ts": `import { x } from "../daemon-client.js";`, "client/daemon-client.ts": "" })))
+      .toEqual([expect.stringContaining("public API")]);
     expect(violations(graph({ "client/x.ts": "await import(`../daemon/${name}.js`);" })))
       .toEqual([expect.stringContaining("cannot be checked")]);
   });

@@ -1,0 +1,59 @@
+// One MCP server instance per connection, on the SDK's protocol layer
+// (`Server`): the tool list is ours (schemas from the operation table), and so
+// is argument checking (the table's validator), so a bad argument is a tool
+// error with its code, not a protocol error. Also a read-only `sessions`
+// resource. The instance's close ends the connection's own session.
+import { randomBytes } from "node:crypto";
+import type { Server, Tool } from "@modelcontextprotocol/server";
+import { callTool } from "./call-tool.js";
+import { sessionListing } from "./front-door-calls.js";
+import { McpConnection } from "./connection.js";
+import type { FrontDoor } from "./front-door.js";
+
+export const SESSIONS_RESOURCE = "betterwright://sessions";
+
+const INSTRUCTIONS = [
+  "A persistent, policy-guarded Chromium. This connection has its own browser session; every tool takes an optional `session` to act in another (session_create makes one per user or role).",
+  "Typical loop: navigate, snapshot (refs such as e12), then click/type/fill with a ref; refs go stale after navigation, so snapshot again.",
+  "Errors say their code and the next step.",
+].join(" ");
+
+export interface ServedConnection {
+  server: Server;
+  connection: McpConnection;
+}
+
+export function createConnectionServer(door: FrontDoor, onClosed?: (served: ServedConnection) => void): ServedConnection {
+  const server = new door.sdk.Server(
+    { name: "betterwright", version: door.options.versions.betterwright ?? "0" },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  const connection = new McpConnection(door.bw, door.options.connection, () => server.getClientVersion()?.name, randomBytes(3).toString("hex"));
+  const served = { server, connection };
+
+  server.setRequestHandler("tools/list", async () => ({ tools: door.options.tools.map((t) => t.definition as Tool) }));
+
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const token = ctx.mcpReq._meta?.progressToken;
+    const progress = token === undefined
+      ? undefined
+      : (progressValue: number, message: string) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: progressValue, message } });
+    const result = await callTool(door, connection, request.params.name, request.params.arguments, { signal: ctx.mcpReq.signal, ...(progress ? { progress } : {}) });
+    return { ...result };
+  });
+
+  server.setRequestHandler("resources/list", async () => ({
+    resources: [{ uri: SESSIONS_RESOURCE, name: "sessions", description: "This profile's sessions, their labels and this connection's", mimeType: "application/json" }],
+  }));
+
+  server.setRequestHandler("resources/read", async (request) => {
+    if (request.params.uri !== SESSIONS_RESOURCE) throw new door.sdk.ResourceNotFoundError(request.params.uri);
+    const listing = await sessionListing(door, connection);
+    return { contents: [{ uri: SESSIONS_RESOURCE, mimeType: "application/json", text: JSON.stringify(listing) }] };
+  });
+
+  server.onclose = () => {
+    void connection.close().finally(() => onClosed?.(served));
+  };
+  return served;
+}
