@@ -3,22 +3,30 @@
 // the limit and how to raise it, while the sessions it holds go on; past the
 // number of runs waiting in one session's queue, the next exec is refused and
 // the runs already accepted all finish in order.
+import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { destroyHome, runCli, startCli, tempHome } from "../helpers/cli.js";
+import { startServer, type TestServer } from "../helpers/http-server.js";
 
 describe("sessions per daemon and queued runs per session", () => {
   let home: string;
+  let server: TestServer;
+  /** Responses of /hold, answered when the test says: a run waiting on one stays in flight however slow the machine. */
+  const held: http.ServerResponse[] = [];
   const env = { BETTERWRIGHT_MAX_SESSIONS: "2", BETTERWRIGHT_MAX_QUEUED_EXECS: "2" };
   const exec = (session: string, code: string) => runCli(["exec", "--session", session, "-c", code], { home, env });
   const sessions = async (): Promise<{ session: string; queued: number }[]> => (await runCli(["sessions", "--json"], { home, env })).json?.daemons?.[0]?.sessions ?? [];
   const queuedIn = async (session: string): Promise<number> => (await sessions()).find((s) => s.session === session)?.queued ?? 0;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     home = tempHome("bw-limits-");
+    server = await startServer({ "/hold": (_req, res) => { held.push(res); } });
   });
 
   afterAll(async () => {
+    for (const res of held) res.end();
     await destroyHome(home);
+    await server?.close();
   });
 
   it("refuses a session past the limit, naming it and how to raise it; the others are unaffected", async () => {
@@ -42,8 +50,8 @@ describe("sessions per daemon and queued runs per session", () => {
   });
 
   it("refuses a run past the queue limit of its session; the runs already accepted finish in order", async () => {
-    // One running and two waiting in session one.
-    const slow = (i: number) => `await new Promise((r) => setTimeout(r, ${i === 0 ? 3000 : 100})); return ${i}`;
+    // One running (held on a page the test answers) and two waiting in session one.
+    const slow = (i: number) => i === 0 ? `await page.goto(${JSON.stringify(`${server.url}/hold`)}); return 0` : `return ${i}`;
     const accepted = [startCli(["exec", "--session", "one", "-c", slow(0)], { home, env })];
     for (const i of [1, 2]) {
       const before = await queuedIn("one");
@@ -60,6 +68,7 @@ describe("sessions per daemon and queued runs per session", () => {
     // Another session is not held up by the full queue.
     expect((await exec("three", "return 'free'")).json).toMatchObject({ ok: true, result: "free" });
 
+    for (const res of held.splice(0)) res.end("<title>released</title>");
     const results = await Promise.all(accepted.map((c) => c.result));
     expect(results.map((r) => r.json)).toEqual([0, 1, 2].map((i) => expect.objectContaining({ ok: true, result: i })));
     expect(results.map((r) => r.json.seq)).toEqual([...results.map((r) => r.json.seq)].sort((a, b) => a - b));
