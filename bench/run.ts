@@ -7,6 +7,7 @@ import { createContext } from "./context.js";
 import { concurrency } from "./scenarios/concurrency.js";
 import { isolatedSessions } from "./scenarios/isolated.js";
 import { coldCall, libraryCall } from "./scenarios/library.js";
+import { mcpCall } from "./scenarios/mcp.js";
 import { memory } from "./scenarios/memory.js";
 import { guardLoad, replStream, transcriptOverhead } from "./scenarios/overhead.js";
 import { warmCli } from "./scenarios/startup.js";
@@ -24,6 +25,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["guard: 100 subresources", guardLoad],
   ["transcript and envelope overhead", transcriptOverhead],
   ["streamed snippets (repl)", replStream],
+  ["MCP front door", mcpCall],
 ];
 
 const ctx = await createContext(quick);
