@@ -25,7 +25,7 @@ describe("every typed operation", () => {
   const S = ["--session", "all"];
   const op = async (...args: string[]) => {
     const r = await runCli([...args, ...S, "--json"], { home });
-    expect(r.json, `${args.join(" ")}: ${r.stdout.slice(0, 500)}`).toMatchObject({ ok: true });
+    expect(r.json, `${args.join(" ")}: exit ${r.code}: ${r.stdout.slice(0, 500)} ${r.stderr.slice(0, 500)}`).toMatchObject({ ok: true });
     return r.json.result;
   };
   const snippet = async (code: string) => (await runCli(["exec", ...S, "-c", code], { home })).json.result;

@@ -30,12 +30,11 @@ describe("rendering a snapshot", () => {
   it("folds unnamed wrappers, shows refs where an agent acts or points, shortens same-origin links", () => {
     expect(renderTree(structuredClone(tree), { interactive: false, pageUrl: PAGE })).toEqual([
       '- heading "Sign in" [level=1] [e2]',
-      "- text: User",
+      // A label's text beside the field it names is not repeated.
       '- textbox "User" [e4]: bob',
-      "- text: Pass",
       '- textbox "Pass" [e6]: hunter2',
       '- button "Go" [e7]',
-      "- combobox [e8]",
+      "- combobox [e8]: B",
       '  - option "A"',
       '  - option "B" [selected]',
       "- generic [pointer] [e9]: menu",
@@ -43,6 +42,33 @@ describe("rendering a snapshot", () => {
       '- link "About \\"us\\"" [e11] → /about?x=1',
       '- link "Elsewhere" [e12] → https://example.org/',
     ]);
+  });
+
+  it("puts a table row on one line, lists at most 25 options, and names the place of look-alike elements", () => {
+    const table: AriaTree = [{ role: "table", ref: "e1", children: [
+      { role: "rowgroup", children: [{ role: "row", ref: "e2", children: [{ role: "columnheader", name: "Order" }, { role: "columnheader", name: "Open" }] }] },
+      { role: "rowgroup", children: [1, 2].map((n) => ({ role: "row", ref: `e${n}0`, children: [
+        { role: "cell", name: `#${n}` },
+        { role: "cell", children: [{ role: "link", name: "View", ref: `e${n}1`, url: `${PAGE}/${n}` }, { role: "button", name: "Refund", ref: `e${n}2` }] },
+      ] })) },
+    ] }];
+    expect(renderTree(table, { interactive: false, pageUrl: PAGE })).toEqual([
+      "- table [e1]",
+      "  - row [e2]: Order | Open",
+      '  - row [e10]: #1 | link "View" [e11] → /form/1, button "Refund" [e12]',
+      '  - row [e20]: #2 | link "View" [e21] → /form/2, button "Refund" [e22]',
+    ]);
+    expect(renderTree(table, { interactive: true, pageUrl: PAGE })).toEqual([
+      '- link "View" [e11] (in row "#1")',
+      '- button "Refund" [e12] (in row "#1")',
+      '- link "View" [e21] (in row "#2")',
+      '- button "Refund" [e22] (in row "#2")',
+    ]);
+    const select: AriaTree = [{ role: "combobox", name: "Country", ref: "e1", children: Array.from({ length: 40 }, (_, i) => ({ role: "option", name: `C${i}`, ...(i === 30 ? { selected: true } : {}) })) }];
+    const lines = renderTree(select, { interactive: false, pageUrl: PAGE });
+    expect(lines[0]).toBe('- combobox "Country" [e1]: C30');
+    expect(lines).toHaveLength(1 + 25 + 1);
+    expect(lines[lines.length - 1]).toBe("  - option … 15 more");
   });
 
   it("keeps only what an agent can act on with --interactive, a select showing its choice", () => {

@@ -35,7 +35,11 @@ const POINTABLE_ROLES: ReadonlySet<string> = new Set([
   "heading", "img", "table", "row", "dialog", "alertdialog", "form", "region", "navigation", "main", "article",
   "tabpanel", "iframe", "list", "menu", "menubar", "tablist", "tree", "grid", "banner", "contentinfo", "complementary", "search",
 ]);
-const FOLDED_ROLES: ReadonlySet<string> = new Set(["generic", "none", "presentation"]);
+/** Wrappers that say nothing without a name: their children are shown in their place. */
+const FOLDED_ROLES: ReadonlySet<string> = new Set(["generic", "none", "presentation", "rowgroup", "group"]);
+const CELL_ROLES: ReadonlySet<string> = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
+/** Options listed under a select or listbox; the rest are counted (`find` searches them all). */
+export const MAX_LISTED_OPTIONS = 25;
 
 export const PASSWORD_MASK = "••••••";
 const MAX_URL_CHARS = 120;
@@ -134,25 +138,73 @@ function line(node: AriaNode, depth: number, options: RenderOptions, text: strin
   return `${"  ".repeat(depth)}- ${node.role}${name}${attributes(node)}${placeholder}${ref}${url}${text ? `: ${text}` : ""}`;
 }
 
-function renderFull(tree: AriaTree, depth: number, options: RenderOptions, out: string[]): void {
+function folded(node: AriaNode): boolean {
+  return FOLDED_ROLES.has(node.role) && !node.name && !isClickable(node);
+}
+
+/** What one level shows: text as strings, unnamed wrappers replaced by their children. */
+function shownChildren(tree: AriaTree): AriaTree {
+  const out: AriaTree = [];
+  const text = (t: string) => {
+    const shown = oneLine(t);
+    if (shown) out.push(shown);
+  };
   for (const child of tree) {
-    if (typeof child === "string") {
-      const text = oneLine(child);
-      if (text) out.push(`${"  ".repeat(depth)}- text: ${text}`);
-      continue;
-    }
-    if (FOLDED_ROLES.has(child.role) && !child.name && !isClickable(child)) {
-      if (child.text !== undefined) renderFull([child.text], depth, options, out);
-      renderFull(child.children ?? [], depth, options, out);
-      continue;
-    }
-    if (child.role === "text") {
-      renderFull([child.text ?? ""], depth, options, out);
-      continue;
-    }
-    out.push(line(child, depth, options, shownText(child)));
-    renderFull(child.children ?? [], depth + 1, options, out);
+    if (typeof child === "string") text(child);
+    else if (child.role === "text") text(child.text ?? "");
+    else if (folded(child)) {
+      if (child.text !== undefined) text(child.text);
+      out.push(...shownChildren(child.children ?? []));
+    } else out.push(child);
   }
+  return out;
+}
+
+/** A label's text beside the field it names (`Email` next to textbox "Email") says nothing new. */
+function echoesNeighbour(items: AriaTree, i: number, text: string): boolean {
+  return [items[i - 1], items[i + 1]].some((n) => typeof n === "object" && n.name !== undefined && oneLine(n.name).includes(text));
+}
+
+/** A table row on one line (`row [e19]: #10000 | paid | link "View" [e25]`) when its cells hold no structure. */
+function inlineRow(row: AriaNode, depth: number, options: RenderOptions): string | undefined {
+  const cells: string[] = [];
+  for (const cell of shownChildren(row.children ?? [])) {
+    if (typeof cell === "string" || !CELL_ROLES.has(cell.role)) return undefined;
+    const own = cell.name ?? cell.text;
+    const parts: string[] = [`${own === undefined ? "" : oneLine(own)}${showsRef(cell) ? ` [${cell.ref}]` : ""}`.trim()];
+    for (const item of shownChildren(cell.children ?? [])) {
+      if (typeof item === "string") parts.push(item);
+      else if (shownChildren(item.children ?? []).length > 0) return undefined;
+      else parts.push(line(item, 0, options, shownText(item)).slice(2));
+    }
+    cells.push(parts.filter(Boolean).join(", "));
+  }
+  if (cells.length === 0) return undefined;
+  return `${"  ".repeat(depth)}- row${attributes(row)}${showsRef(row) ? ` [${row.ref}]` : ""}: ${cells.join(" | ")}`;
+}
+
+function renderFull(tree: AriaTree, depth: number, options: RenderOptions, out: string[], optionCap = Infinity): void {
+  const items = shownChildren(tree);
+  let options_ = 0;
+  items.forEach((item, i) => {
+    if (typeof item === "string") {
+      if (!echoesNeighbour(items, i, item)) out.push(`${"  ".repeat(depth)}- text: ${item}`);
+      return;
+    }
+    if (item.role === "option" && ++options_ > optionCap) {
+      if (options_ === optionCap + 1) out.push(`${"  ".repeat(depth)}- option … ${items.filter((n) => typeof n === "object" && n.role === "option").length - optionCap} more`);
+      return;
+    }
+    const row = item.role === "row" ? inlineRow(item, depth, options) : undefined;
+    if (row !== undefined) {
+      out.push(row);
+      return;
+    }
+    const value = item.role === "combobox" ? selectedOptions(item) ?? shownText(item) : shownText(item);
+    out.push(line(item, depth, options, value));
+    const cap = item.role === "combobox" || item.role === "listbox" ? MAX_LISTED_OPTIONS : Infinity;
+    renderFull(item.children ?? [], depth + 1, options, out, cap);
+  });
 }
 
 /** The selected options of a combobox (a <select>), as its shown value. */
@@ -167,16 +219,42 @@ function selectedOptions(node: AriaNode): string | undefined {
   return names.length > 0 ? oneLine(names.join(", ")) : undefined;
 }
 
-function renderInteractive(tree: AriaTree, options: RenderOptions, out: string[], inSelect = false): void {
+/** Where an element sits, for telling apart elements that read the same: its row's first cell, or its list item. */
+const CONTEXT_ROLES: ReadonlySet<string> = new Set(["row", "listitem", "article", "dialog", "region", "form"]);
+
+function contextOf(node: AriaNode): string | undefined {
+  const first = node.role === "row" ? shownChildren(node.children ?? []).find((c) => typeof c !== "string") : undefined;
+  const text = node.name ?? (typeof first === "object" ? first.name ?? first.text : undefined) ?? innerText(node, 40);
+  return text ? `${node.role} "${oneLine(text).slice(0, 40)}"` : undefined;
+}
+
+interface InteractiveLine {
+  line: string;
+  context: string | undefined;
+}
+
+function collectInteractive(tree: AriaTree, options: RenderOptions, out: InteractiveLine[], context: string | undefined, inSelect = false): void {
   for (const child of tree) {
     if (typeof child === "string") continue;
     if (isInteractive(child) && child.ref !== undefined && !(inSelect && child.role === "option")) {
       const text = child.role === "combobox" ? selectedOptions(child) ?? shownText(child)
         : child.name ? shownText(child) : shownText(child) ?? (innerText(child) || undefined);
-      out.push(line(child, 0, options, text));
+      out.push({ line: line(child, 0, options, text), context });
     }
-    renderInteractive(child.children ?? [], options, out, inSelect || child.role === "combobox");
+    const inner = CONTEXT_ROLES.has(child.role) ? contextOf(child) ?? context : context;
+    collectInteractive(child.children ?? [], options, out, inner, inSelect || child.role === "combobox");
   }
+}
+
+/** One line per element an agent can act on; lines that would read the same say where each is. */
+function renderInteractive(tree: AriaTree, options: RenderOptions, out: string[]): void {
+  const lines: InteractiveLine[] = [];
+  collectInteractive(tree, options, lines, undefined);
+  const bare = (l: string) => l.replace(/ \[(f\d+)?e\d+\]/, "");
+  // Per reading, the places it occurs in: a place is worth saying only where it tells the lines apart.
+  const places = new Map<string, Set<string | undefined>>();
+  for (const l of lines) places.set(bare(l.line), (places.get(bare(l.line)) ?? new Set()).add(l.context));
+  for (const l of lines) out.push(places.get(bare(l.line))!.size > 1 && l.context ? `${l.line} (in ${l.context})` : l.line);
 }
 
 /** The tree as lines of text: the whole tree, or only what an agent can act on. */
