@@ -8,6 +8,7 @@ import { text } from "node:stream/consumers";
 import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
 import { validateBootstrap } from "../shared/bootstrap.js";
 import type { DaemonSettings } from "../shared/config.js";
+import { errorText } from "../shared/error-text.js";
 import { toBwError } from "../shared/errors.js";
 import { prepareHome } from "../shared/home-check.js";
 import { layoutFor } from "../shared/paths.js";
@@ -68,8 +69,8 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void daemon.requestStop("SIGTERM"));
   process.on("SIGINT", () => void daemon.requestStop("SIGINT"));
   process.on("SIGHUP", () => {});
-  process.on("uncaughtException", (error) => daemon.log.write(`uncaught exception: ${error.stack ?? error.message}`));
-  process.on("unhandledRejection", (reason) => daemon.log.write(`unhandled rejection: ${String((reason as Error)?.stack ?? reason)}`));
+  process.on("uncaughtException", (error) => daemon.log.write(`uncaught exception: ${errorText(error)}`));
+  process.on("unhandledRejection", (reason) => daemon.log.write(`unhandled rejection: ${errorText(reason)}`));
   report({ status: "ready", pid: process.pid });
   if (bootstrap.prestartWorker) daemon.prestartWorker(early);
 }
