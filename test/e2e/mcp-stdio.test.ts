@@ -10,7 +10,7 @@ import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../shared/operations/index.js";
 import { CORE_LIST_MAX_CHARS, CORE_TOOLS } from "../../client/mcp/tools.js";
-import { daemonPids, destroyHome, tempHome } from "../helpers/cli.js";
+import { CLI, daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { errorCodeOf, refOf, startStdioMcp, textOf, type StdioMcp } from "../helpers/mcp-client.js";
 import { daemonProcessesOf, waitForExit } from "../helpers/procs.js";
@@ -150,6 +150,20 @@ describe("betterwright mcp over stdio", () => {
     const inA = textOf(await b.client.callTool({ name: "read", arguments: { session: aListing.current } }));
     expect(inA).toContain("the second page");
 
+    // Sessions made by a tool, with labels the server shows (tools and the sessions resource), and saved states.
+    const made = await b.client.callTool({ name: "session_create", arguments: { name: "mcp-buyer", isolated: true, locale: "en-GB", labels: ["role=buyer"] } });
+    expect(made.structuredContent).toMatchObject({ session: "mcp-buyer", created: true, isolated: true, settings: { locale: "en-GB" }, labels: { role: "buyer" } });
+    expect((await b.client.callTool({ name: "navigate", arguments: { url: `${server.url}/set-cookie`, session: "mcp-buyer" } })).isError).toBeFalsy();
+    const resource = await b.client.readResource({ uri: "betterwright://sessions" });
+    const fromResource = JSON.parse((resource.contents[0] as { text: string }).text) as { sessions: { session: string; labels?: Record<string, string> }[] };
+    expect(fromResource.sessions.find((s) => s.session === "mcp-buyer")?.labels).toEqual({ role: "buyer" });
+    const saved = await b.client.callTool({ name: "state_save", arguments: { name: "buyer-login", session: "mcp-buyer" } });
+    expect(saved.structuredContent).toMatchObject({ name: "buyer-login", cookies: 1 });
+    expect(JSON.stringify((await b.client.callTool({ name: "state_list", arguments: {} })).structuredContent)).toContain("buyer-login");
+    expect((await b.client.callTool({ name: "state_remove", arguments: { name: "buyer-login" } })).structuredContent).toMatchObject({ removed: true });
+    expect(errorCodeOf(await b.client.callTool({ name: "state_remove", arguments: { name: "buyer-login" } }))).toBe("STATE_NOT_FOUND");
+    expect((await b.client.callTool({ name: "session_close", arguments: { name: "mcp-buyer" } })).structuredContent).toMatchObject({ closed: true });
+
     // Its own session goes when the connection does.
     await b.close();
     const until = Date.now() + 10_000;
@@ -186,6 +200,14 @@ describe("betterwright mcp over stdio", () => {
     const paused = await a.client.callTool({ name: "wait_for", arguments: { ms: 2_600 } }, { onprogress: (p) => void progress.push(p) });
     expect(paused.isError).toBeFalsy();
     expect(progress.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("prints the configuration an agent host needs", async () => {
+    const printed = await runCli(["--profile", "work", "mcp", "--isolated", "--print-config"], { home });
+    expect(printed.code).toBe(0);
+    const entry = printed.json.mcpServers.betterwright;
+    expect(entry.command).toBe(process.execPath);
+    expect(entry.args).toEqual([CLI, "mcp", "--profile", "work", "--isolated"]);
   });
 
   it("keeps a --session lane open after its connection ends", async () => {
