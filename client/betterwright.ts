@@ -53,6 +53,10 @@ export interface OpOptions {
   session?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Accept downloads the session's pages start during this operation; without it every download is cancelled. */
+  approveDownloads?: boolean;
+  /** Create the session this way if this operation is its first; an existing session must have been made this way (SESSION_EXISTS). */
+  create?: CreateSessionOptions;
 }
 
 /** Which artifacts: this profile's (default), one session of it, or every profile's (`all`). */
@@ -136,6 +140,8 @@ export class BetterWright {
       args: args as Record<string, unknown>,
       timeoutMs: options.timeoutMs ?? this.config.settings.timeoutMs,
       runId,
+      ...(options.approveDownloads ? { approveDownloads: true } : {}),
+      ...(options.create ? { create: options.create } : {}),
     }));
   }
 

@@ -282,7 +282,7 @@ export class SessionRegistry {
       if (session.spec.isolated && session.workerGeneration !== generation) await this.isolation().open(worker, session.name, session.spec, session.workerGeneration === undefined);
       session.workerGeneration = generation;
       const outcome = request.op
-        ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs }, budgetMs + WORKER_REPLY_GRACE_MS)
+        ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS)
         : await worker.call(WorkerExec, { session: request.session, code: request.code, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
       if (lostPages && !outcome.warnings.some((w) => w.code === "SESSION_RESET")) {
         const storage = session.spec.isolated ? ", and its own cookies and storage with them (its settings were kept)" : "";

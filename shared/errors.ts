@@ -34,7 +34,8 @@ export const ERROR_CODES = {
   STATE_NOT_FOUND: { retryable: false, exit: 1, summary: "No saved browser state by that name in this profile." },
   STALE_REF: { retryable: false, exit: 1, summary: "A ref is not in the session's latest snapshot, or its page navigated or its element went away since: take a new snapshot. Nothing was done." },
   LOCATOR_AMBIGUOUS: { retryable: false, exit: 1, summary: "A locator matches several elements (the message says how many); nothing was done. Make it unique or use a ref." },
-  NAVIGATION_FAILED: { retryable: true, exit: 1, summary: "A navigation failed: the name did not resolve, the connection was refused or reset, or another navigation interrupted it." },
+  NAVIGATION_FAILED: { retryable: true, exit: 1, summary: "A navigation failed: the connection was refused, reset or timed out, the server's answer was broken, or another navigation interrupted it." },
+  DNS_UNAVAILABLE: { retryable: true, exit: 1, summary: "A navigation failed because its host name did not resolve (the guard proxy resolves every name); the message names the host." },
   OPERATION_FAILED: { retryable: false, exit: 1, summary: "A typed operation could not be done on the page (the element is not a text field, not visible, the key is unknown…); the message says why." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 

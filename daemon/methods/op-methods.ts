@@ -2,6 +2,7 @@
 // against the operation table when the request was validated).
 import { SessionOp } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
+import { specOf } from "../../shared/session-settings.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
 
 export function registerOpMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
@@ -13,6 +14,8 @@ export function registerOpMethods(registry: MethodRegistry<ConnectionContext>, d
       op: { name: params.op, args: params.args },
       timeoutMs: params.timeoutMs ?? daemon.defaultTimeoutMs,
       runId: params.runId,
+      approveDownloads: params.approveDownloads,
+      create: params.create === undefined ? undefined : specOf(params.create),
     });
   });
 }

@@ -8,11 +8,12 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import { BwError } from "../../shared/errors.js";
-import type { BlockedRequest, WorkerOutcome } from "../../shared/envelope.js";
+import type { WorkerOutcome } from "../../shared/envelope.js";
 import type { WorkerInit, WorkerSavedState } from "../../shared/protocol/index.js";
 import type { SessionSettings } from "../../shared/session-settings.js";
 import { parseStorageState, storageStateBytes, type StorageState } from "../../shared/storage-state.js";
 import type { BrowserGuard } from "./guard/browser-guard.js";
+import type { GuardRefusal } from "./guard/route-layer.js";
 import { IsolatedContext, type ContextWiring } from "./isolated-context.js";
 import type { ScopeFunction } from "./sandbox/scope-functions.js";
 import type { WorkerArtifacts } from "./services/artifacts.js";
@@ -149,7 +150,7 @@ export class BrowserHost {
     return undefined;
   }
 
-  private noteBlocked(entry: Omit<BlockedRequest, "count">, page: Page | undefined): void {
+  private noteBlocked(entry: GuardRefusal, page: Page | undefined): void {
     for (const session of this.sessions.values()) session.noteBlocked(entry, page);
   }
 

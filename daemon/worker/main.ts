@@ -48,7 +48,7 @@ function main(): void {
     })
     .define(WorkerOp, async (p) => {
       const op = operationRun(p.op, p.args);
-      return op.finish(await ready().exec(p.session, op.start, p.budgetMs, p.runId));
+      return op.finish(await ready().exec(p.session, op.start, p.budgetMs, p.runId, p.approveDownloads === true));
     })
     .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId, p.approveDownloads === true))
     .define(WorkerCreateSession, async (p) => {

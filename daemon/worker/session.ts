@@ -4,8 +4,9 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { BwError, isErrorCode, toBwError } from "../../shared/errors.js";
-import type { ArtifactInfo, BlockedRequest, ConsoleEntry, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
+import type { ArtifactInfo, ConsoleEntry, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
 import { BlockedCollector } from "./guard/blocked-collector.js";
+import type { GuardRefusal } from "./guard/route-layer.js";
 import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
@@ -20,6 +21,7 @@ import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope
 import { snapshotFunction } from "./sandbox/snapshot.js";
 import type { OpSessionContext, OpStart } from "./ops/op-context.js";
 import { SessionPageState } from "./ops/page-state.js";
+import { snippetSnapshot } from "./ops/snippet-snapshot.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -86,7 +88,8 @@ export class WorkerSession {
     private readonly now: () => number = Date.now,
   ) {
     this.pageState = new SessionPageState(now);
-    const allFunctions = [snapshotFunction(), ...scopeFunctions];
+    // snapshot() answers as the `snapshot` operation when given its options (interactive, diff, cursor, target).
+    const allFunctions = [snippetSnapshot(snapshotFunction(), () => ({ pages: this.pages, state: this.pageState })), ...scopeFunctions];
     for (const fn of allFunctions) this.scopeFunctions.set(fn.name, fn);
     this.titles = new TitleReuse(now);
     this.pages = new PageRegistry(name, newPage, (id, page) => this.onNewPage(id, page), (message) => {
@@ -98,7 +101,7 @@ export class WorkerSession {
       if (!this.realm?.alive) return false;
       this.realm.emit(token, event);
       return true;
-    });
+    }, undefined, (pageId, dialog) => this.pageState.claimDialog(pageId, dialog));
     this.scope = scopeNames([...this.scopeFunctions.values()]);
   }
 
@@ -252,7 +255,8 @@ export class WorkerSession {
     }
     const e: ErrorShape = outcome.error ?? { name: "Error", message: "unknown error" };
     // A navigation the guard refused keeps its code when the snippet lets it through.
-    if (blocked.codeFor(e.message)) return finish({ ok: false, error: new BwError("BLOCKED_URL", e.message).toJSON() });
+    const guardCode = blocked.codeFor(e.message);
+    if (guardCode) return finish({ ok: false, error: new BwError(guardCode, e.message).toJSON() });
     if (run.limits.has(e.message)) return finish({ ok: false, error: new BwError("LIMIT_EXCEEDED", e.message).toJSON() });
     // Chromium died under the run (its pages are gone, Playwright says "closed"): a crash, not the snippet's fault.
     // A "closed" error may land before the news of the loss does, so it waits for it a moment.
@@ -441,7 +445,7 @@ export class WorkerSession {
   }
 
   /** The guard refused a request of `page` (or a connection of no known page): the run in flight lists it. */
-  noteBlocked(entry: Omit<BlockedRequest, "count">, page: Page | undefined): void {
+  noteBlocked(entry: GuardRefusal, page: Page | undefined): void {
     const run = this.run;
     if (run === undefined || run.over) return;
     if (page !== undefined && !this.pages.includes(page)) return;

@@ -7,6 +7,8 @@ export interface NavigateResult {
   title: string;
   /** The main document's HTTP status; null for about:blank, data: and same-document navigations. */
   status: number | null;
+  /** The URL was a file the browser downloaded (listed in the envelope's `downloads`); the page stayed where it was. */
+  download?: true;
 }
 
 export interface HistoryResult {
@@ -95,7 +97,7 @@ export interface ObserveEntry {
 
 export interface ObserveResult {
   pageId: string;
-  source: "console" | "errors" | "network";
+  source: "console" | "errors" | "network" | "dialogs";
   entries: ObserveEntry[];
   /** Pass as `since` to read on from here. */
   nextCursor: number;
@@ -103,4 +105,27 @@ export interface ObserveResult {
   dropped: number;
   /** More entries are waiting past `limit`. */
   more: boolean;
+}
+
+export interface DialogArmResult {
+  pageId: string;
+  /** How the page's next dialog will be answered. */
+  armed: "accept" | "dismiss";
+}
+
+export interface ActionAndWaitResult {
+  event: "navigation" | "response" | "popup" | "dialog";
+  /** What was clicked or pressed. */
+  target: string;
+  /** navigation: where the page went; response: its URL (without secrets); popup: its first URL. */
+  url?: string;
+  /** response: its HTTP status. */
+  status?: number;
+  /** navigation: the page's title once its DOM was ready. */
+  title?: string;
+  /** popup: the new page's id (it is not made active: `tabs select`). */
+  pageId?: string;
+  /** dialog: alert, confirm, prompt or beforeunload, and what it said. */
+  type?: string;
+  message?: string;
 }

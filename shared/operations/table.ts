@@ -32,7 +32,7 @@ export const navigate = op<R.NavigateResult>()("navigate", {
     { name: "url", type: str(8192), help: "the address to load", required: true, positional: true },
     { name: "waitUntil", type: str(20, ["load", "domcontentloaded", "commit"]), help: "when the navigation counts as done (default load)" },
   ],
-  returns: "{ url, title, status }",
+  returns: "{ url, title, status, download? }",
 });
 export const back = op<R.HistoryResult>()("back", { help: "Go back one page in the active page's history", args: [], returns: "{ url, title, moved }" });
 export const forward = op<R.HistoryResult>()("forward", { help: "Go forward one page in the active page's history", args: [], returns: "{ url, title, moved }" });
@@ -190,11 +190,36 @@ export const tabs = op<R.TabsResult>()("tabs", {
 export const observe = op<R.ObserveResult>()("observe", {
   help: "Read the active page's console, page errors or network requests since a cursor (kept across runs, bounded)",
   args: [
-    { name: "source", type: str(10, ["console", "errors", "network"]), help: "console, errors or network", required: true, positional: true },
+    { name: "source", type: str(10, ["console", "errors", "network", "dialogs"]), help: "console, errors, network or dialogs", required: true, positional: true },
     { name: "since", type: int(0, Number.MAX_SAFE_INTEGER), help: "only entries after this cursor (nextCursor of the last read)" },
     { name: "limit", type: int(1, MAX_OBSERVE_ENTRIES), help: "at most this many entries (default 50)" },
   ],
   returns: "{ pageId, source, entries, nextCursor, dropped, more }",
+});
+export const dialog = op<R.DialogArmResult>()("dialog", {
+  help: "Accept or dismiss the active page's next dialog (alert, confirm, prompt); a dialog nothing is armed for is dismissed",
+  args: [
+    { name: "action", type: str(10, ["accept", "dismiss"]), help: "accept or dismiss", required: true, positional: true },
+    { name: "promptText", type: str(10_000), help: "what a prompt() gets when accepted", positional: true },
+  ],
+  returns: "{ pageId, armed }",
+});
+export const actionAndWait = op<R.ActionAndWaitResult>()("action_and_wait", {
+  help: "Click (or press a key) and wait for the navigation, response, popup or dialog it causes; the waiter is set before the action",
+  args: [
+    { name: "waitFor", type: str(12, ["navigation", "response", "popup", "dialog"]), help: "navigation, response, popup or dialog", required: true, positional: true },
+    { name: "target", type: target, help: "what to click (or to press the key on)", positional: true },
+    { name: "key", type: str(64), help: "press this key instead of clicking" },
+    { name: "url", type: str(8192), help: "navigation, response: the URL to wait for, exact or a glob (* within a segment, ** across)" },
+    { name: "dialog", type: str(10, ["accept", "dismiss"]), help: "dialog: accept or dismiss it (default dismiss)" },
+    { name: "promptText", type: str(10_000), help: "dialog: what a prompt() gets when accepted" },
+  ],
+  check: (args, path) => {
+    if (args.target === undefined && args.key === undefined) throw new BwError("INVALID_ARGUMENT", `${path}: action_and_wait needs a target to click or a key to press`);
+    if ((args.dialog !== undefined || args.promptText !== undefined) && args.waitFor !== "dialog") throw new BwError("INVALID_ARGUMENT", `${path}.dialog: only for waitFor dialog`);
+    if (args.url !== undefined && args.waitFor !== "navigation" && args.waitFor !== "response") throw new BwError("INVALID_ARGUMENT", `${path}.url: only for waitFor navigation or response`);
+  },
+  returns: "{ event, target, url?, status?, title?, pageId?, type?, message? }",
 });
 export const credentialsFill = op<unknown>()("credentials_fill", {
   help: "Fill the login form of the active page from the vault; the secret never comes back",
@@ -210,5 +235,5 @@ export const OPERATIONS: readonly OperationSpec[] = [
   navigate, back, forward, reload,
   snapshot, find, read, screenshot, observe, tabs,
   click, hover, focus, scrollIntoView, type, fill, fillForm, select, check, uncheck, press, scroll, drag, upload,
-  waitFor, credentialsFill,
+  waitFor, actionAndWait, dialog, credentialsFill,
 ];

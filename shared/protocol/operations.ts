@@ -3,8 +3,9 @@
 // checked against the operation table on both sides of the pipe.
 import type { Envelope, WorkerOutcome } from "../envelope.js";
 import { checkOperation, MAX_OPERATION_NAME } from "../operations/index.js";
-import { anyObject, custom, obj, optional, str, type Validator } from "../validate.js";
+import { anyObject, bool, custom, obj, optional, str, type Validator } from "../validate.js";
 import { declare, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
+import { createParam } from "./state.js";
 
 const opName = str({ min: 1, max: MAX_OPERATION_NAME, pattern: /^[a-z_]+$/ });
 
@@ -22,6 +23,10 @@ export const SessionOp = declare<Envelope>()("session.op", withOpArgs(obj({
   args: optional(anyObject()),
   timeoutMs: optional(timeoutMsParam),
   runId: optional(runIdParam),
+  /** Accept downloads this session's pages start during the operation (a navigation to a file, a click on a link). */
+  approveDownloads: optional(bool()),
+  /** Create the session this way if it does not exist yet; if it does, it must have been made this way (SESSION_EXISTS). */
+  create: optional(createParam),
 })));
 export const WorkerOp = declare<WorkerOutcome>()("worker.op", withOpArgs(obj({
   session: nameParam("session"),
@@ -29,4 +34,5 @@ export const WorkerOp = declare<WorkerOutcome>()("worker.op", withOpArgs(obj({
   args: optional(anyObject()),
   runId: runIdParam,
   budgetMs: timeoutMsParam,
+  approveDownloads: optional(bool()),
 })));

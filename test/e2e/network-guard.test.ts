@@ -112,6 +112,11 @@ describe("the network guard through real Chromium, in a loopback-only namespace"
     expect(w.metadata.result).toMatch(/^BLOCKED_URL .*cloud metadata endpoint/);
     expect(w.fetches.result).toEqual(["failed", "failed", "failed", "failed"]);
     expect(w.check).toMatchObject({ exit: 1, allowed: false, policy: { onlyPorts: [80, 443], allowLoopback: false } });
+    expect(w.opBlocked).toMatchObject({ exit: 1, ok: false, error: { code: "BLOCKED_URL" } });
+    expect(w.opUnresolved).toMatchObject({ exit: 1, ok: false, error: { code: "DNS_UNAVAILABLE", message: expect.stringContaining("nothing-here.example.com") } });
+    expect(w.opUnresolved.blocked).toBeUndefined();
+    expect(w.snippetUnresolved).toMatchObject({ exit: 1, ok: false, error: { code: "DNS_UNAVAILABLE" } });
+    expect(w.opRefused).toMatchObject({ ok: false, error: { code: "NAVIGATION_FAILED" } });
     expect(r.publicOtherSeen).toEqual({ requests: [], upgrades: 0, connections: 0 });
     expect(r.privateSeen).toEqual({ requests: [], upgrades: 0, connections: 0 });
   });

@@ -58,6 +58,26 @@ describe("BlockedCollector.guardCall: a navigation the guard refused fails with 
     expect(c.codeFor("page.goto: net::ERR_BLOCKED_BY_CLIENT at http://10.0.0.1/")).toBeUndefined();
   });
 
+  it("explains a proxy failure with no refusal but a host that did not resolve as DNS_UNAVAILABLE, never listed in blocked", async () => {
+    const c = new BlockedCollector();
+    const unresolved = { url: "http://nothing.example/", layer: "proxy", reason: "could not resolve nothing.example: ENOTFOUND", unresolved: true } as const;
+    const failure = c.guardCall(async () => {
+      c.add(unresolved);
+      throw new Error("page.goto: net::ERR_SOCKS_CONNECTION_FAILED at http://nothing.example/");
+    });
+    await expect(failure).rejects.toMatchObject({ code: "DNS_UNAVAILABLE", message: expect.stringContaining("could not resolve nothing.example") });
+    const error = await failure.catch((e: BwError) => e);
+    expect(c.codeFor(error.message)).toBe("DNS_UNAVAILABLE");
+    expect(c.outcome()).toEqual({});
+    // A policy refusal in the same call is the better explanation.
+    const both = c.guardCall(async () => {
+      c.add(unresolved);
+      c.add(HOP);
+      throw new Error("page.goto: net::ERR_SOCKS_CONNECTION_FAILED at http://10.0.0.2/");
+    });
+    await expect(both).rejects.toMatchObject({ code: "BLOCKED_URL" });
+  });
+
   it("passes results through", async () => {
     expect(await new BlockedCollector().guardCall(async () => 42)).toBe(42);
   });

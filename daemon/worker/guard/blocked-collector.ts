@@ -1,10 +1,14 @@
 // One run's record of what the guard refused, for the envelope's `blocked`
 // field: bounded, one entry per (layer, URL) with a count. It also turns a
 // navigation that failed because the guard refused it into BLOCKED_URL with the
-// policy's reason, and remembers those errors so an uncaught one keeps its code.
+// policy's reason (or, when the proxy could not resolve the host, into
+// DNS_UNAVAILABLE), and remembers those errors so an uncaught one keeps its code.
 import { BwError } from "../../../shared/errors.js";
 import type { BlockedRequest } from "../../../shared/envelope.js";
 import { isProxyRefusal, isRouteRefusal } from "../playwright-errors.js";
+import type { GuardRefusal } from "./route-layer.js";
+
+type GuardCode = "BLOCKED_URL" | "DNS_UNAVAILABLE";
 
 export const MAX_BLOCKED_ENTRIES = 50;
 const MAX_REMEMBERED_ERRORS = 20;
@@ -12,12 +16,17 @@ const MAX_REMEMBERED_ERRORS = 20;
 export class BlockedCollector {
   readonly #entries = new Map<string, BlockedRequest>();
   /** Every refusal in arrival order (bounded), so a failure can look at what happened since it started. */
-  #log: BlockedRequest[] = [];
+  #log: GuardRefusal[] = [];
   #seen = 0;
-  readonly #blockedMessages = new Set<string>();
+  readonly #guardMessages = new Map<string, GuardCode>();
 
-  add(entry: Omit<BlockedRequest, "count">): void {
+  add(entry: GuardRefusal): void {
     this.#seen += 1;
+    // A host that did not resolve is no refusal: it explains a failure, it is not listed.
+    if (entry.unresolved) {
+      this.#remember(entry);
+      return;
+    }
     const key = `${entry.layer} ${entry.url}`;
     const existing = this.#entries.get(key);
     if (existing !== undefined) {
@@ -25,7 +34,11 @@ export class BlockedCollector {
     } else if (this.#entries.size < MAX_BLOCKED_ENTRIES) {
       this.#entries.set(key, { ...entry, count: 1 });
     }
-    this.#log.push({ ...entry, count: 1 });
+    this.#remember(entry);
+  }
+
+  #remember(entry: GuardRefusal): void {
+    this.#log.push({ ...entry });
     if (this.#log.length > MAX_BLOCKED_ENTRIES * 2) this.#log = this.#log.slice(-MAX_BLOCKED_ENTRIES);
   }
 
@@ -42,38 +55,44 @@ export class BlockedCollector {
   /**
    * The BLOCKED_URL error a browser call that failed with `error` should have thrown,
    * if the guard refused a navigation (route layer) or a connection (proxy layer,
-   * e.g. a redirect hop) since `mark`; undefined when the failure was something else.
+   * e.g. a redirect hop) since `mark`; DNS_UNAVAILABLE when nothing was refused but
+   * the proxy could not resolve a host; undefined when the failure was something else.
    */
   explain(error: unknown, mark: number): BwError | undefined {
     if (error instanceof BwError) return undefined;
     const message = error instanceof Error ? error.message : String(error);
     const fresh = this.#log.slice(Math.max(0, this.#log.length - (this.#seen - mark)));
-    let culprit: BlockedRequest | undefined;
+    let culprit: GuardRefusal | undefined;
     if (isRouteRefusal(message)) culprit = fresh.find((e) => e.layer === "route" && (e.isNavigation === true || e.resourceType === "document"));
-    else if (isProxyRefusal(message)) culprit = fresh.find((e) => e.layer === "proxy");
+    else if (isProxyRefusal(message)) {
+      culprit = fresh.find((e) => e.layer === "proxy" && !e.unresolved);
+      const unresolved = culprit === undefined ? fresh.find((e) => e.unresolved) : undefined;
+      if (unresolved !== undefined) {
+        return new BwError("DNS_UNAVAILABLE", `${unresolved.reason} (${unresolved.url})`, { details: { url: unresolved.url, reason: unresolved.reason } });
+      }
+    }
     if (culprit === undefined) return undefined;
     return new BwError("BLOCKED_URL", `the network policy blocked ${culprit.url}: ${culprit.reason}`, {
       details: { url: culprit.url, layer: culprit.layer, reason: culprit.reason },
     });
   }
 
-  /** Runs a browser call; a failure the guard caused is rethrown as BLOCKED_URL and remembered. */
+  /** Runs a browser call; a failure the guard caused is rethrown as BLOCKED_URL (or DNS_UNAVAILABLE) and remembered. */
   async guardCall<T>(call: () => Promise<T>): Promise<T> {
     const mark = this.mark();
     try {
       return await call();
     } catch (error) {
-      const blocked = this.explain(error, mark);
-      const thrown = blocked ?? error;
-      if (thrown instanceof BwError && thrown.code === "BLOCKED_URL" && this.#blockedMessages.size < MAX_REMEMBERED_ERRORS) {
-        this.#blockedMessages.add(thrown.message);
+      const explained = this.explain(error, mark);
+      if (explained !== undefined && this.#guardMessages.size < MAX_REMEMBERED_ERRORS) {
+        this.#guardMessages.set(explained.message, explained.code as GuardCode);
       }
-      throw thrown;
+      throw explained ?? error;
     }
   }
 
-  /** The code for a snippet that failed with this message: BLOCKED_URL when it is one this run threw. */
-  codeFor(message: string): "BLOCKED_URL" | undefined {
-    return this.#blockedMessages.has(message) ? "BLOCKED_URL" : undefined;
+  /** The code for a snippet that failed with this message, when it is a guard failure this run threw. */
+  codeFor(message: string): GuardCode | undefined {
+    return this.#guardMessages.get(message);
   }
 }

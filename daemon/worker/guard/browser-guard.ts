@@ -3,13 +3,12 @@
 // routing layer on the browser context, and the ≤5 s decision cache in front
 // of the daemon's `guard.check`. The policy itself never enters this process.
 import type { BrowserContext, BrowserContextOptions, LaunchOptions } from "playwright-core";
-import type { BlockedRequest } from "../../../shared/envelope.js";
 import { CachedGuard, proxyTarget, type PolicyDecision, type RequestDetails } from "../../../shared/guard/index.js";
 import { GuardCheck as GuardCheckMethod } from "../../../shared/protocol/index.js";
 import type { RpcPeer } from "../../../shared/rpc.js";
 import { startGuardProxy, type Dial, type GuardDecision, type GuardProxy, type GuardProxyEvent, type GuardTarget, type PeerCheckOptions, type Resolve } from "../guard-proxy/guard-proxy.js";
 import { rateLimitedLog } from "./rate-limited-log.js";
-import { installRouteLayer, type BlockedSink } from "./route-layer.js";
+import { installRouteLayer, type BlockedSink, type GuardRefusal } from "./route-layer.js";
 
 /** A guard.check that takes longer than this denies (the proxy bounds its own checks the same way). */
 export const GUARD_ASK_TIMEOUT_MS = 10_000;
@@ -112,14 +111,14 @@ export class BrowserGuard {
     if (event.type === "peer-check-unavailable") {
       return this.#options.log?.(`guard proxy: cannot tell whose connections it serves (${event.reason}); any local user can use it until the worker is contained`);
     }
-    if (event.type !== "refused" || event.refusal !== "denied") return;
+    if (event.type !== "refused" || (event.refusal !== "denied" && event.refusal !== "dns")) return;
     let url: string;
     try {
       url = proxyTarget(event.host, event.port).url;
     } catch {
       url = `${event.host}:${event.port}`;
     }
-    const entry: Omit<BlockedRequest, "count"> = { url, layer: "proxy", reason: event.reason };
+    const entry: GuardRefusal = { url, layer: "proxy", reason: event.reason, ...(event.refusal === "dns" ? { unresolved: true as const } : {}) };
     // The proxy cannot tell which page opened a connection: every run in flight hears of it.
     this.#sink?.(entry, undefined);
   }

@@ -6,7 +6,12 @@ import type { BrowserContext, Page, Request, Route } from "playwright-core";
 import type { BlockedRequest } from "../../../shared/envelope.js";
 import type { PolicyDecision, RequestDetails } from "../../../shared/guard/index.js";
 
-export type BlockedSink = (entry: Omit<BlockedRequest, "count">, page: Page | undefined) => void;
+/**
+ * A connection the guard did not make: refused by the policy, or (`unresolved`) for a host
+ * the proxy could not resolve, which is no refusal and never listed in `blocked`.
+ */
+export type GuardRefusal = Omit<BlockedRequest, "count"> & { unresolved?: true };
+export type BlockedSink = (entry: GuardRefusal, page: Page | undefined) => void;
 export type GuardCheck = (url: string, details: RequestDetails) => Promise<PolicyDecision>;
 
 /** The page a request belongs to; none for service-worker requests. */

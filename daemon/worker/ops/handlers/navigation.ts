@@ -6,6 +6,7 @@ import type { HistoryResult, NavigateResult } from "../../../../shared/operation
 import { assertNavigable } from "../../facade-dispatch.js";
 import type { OpContext } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
+import { isDownloadStarting } from "../../playwright-errors.js";
 import { handle } from "../handler.js";
 import { locatorFor, resolveElement } from "../targets.js";
 
@@ -17,9 +18,12 @@ async function landed(page: Page, response: Response | null): Promise<NavigateRe
   return { url: page.url(), title: await page.title().catch(() => ""), status: response?.status() ?? null };
 }
 
-/** A navigation through the guard (a refused one is BLOCKED_URL) whose other failures are NAVIGATION_FAILED. */
+/**
+ * A navigation through the guard: a refused one is BLOCKED_URL, one to a name that did not resolve
+ * DNS_UNAVAILABLE (the guard reads Playwright's own error, so it looks first), any other NAVIGATION_FAILED.
+ */
 function navigation<T>(ctx: OpContext, target: string, action: () => Promise<T>): Promise<T> {
-  return ctx.guard(() => mapErrors({ navigation: true, target }, action));
+  return mapErrors({ navigation: true, target }, () => ctx.guard(action));
 }
 
 async function history(ctx: OpContext, direction: "back" | "forward"): Promise<HistoryResult> {
@@ -48,8 +52,13 @@ export const navigationHandlers = [
   handle(Ops.navigate, async (ctx, args) => {
     assertNavigable(args.url);
     const page = activePage(ctx);
-    const response = await navigation(ctx, args.url, () => page.goto(args.url, { timeout: ctx.run.remainingMs(), waitUntil: (args.waitUntil ?? "load") as "load" }));
-    return landed(page, response);
+    let download = false;
+    const response = await navigation(ctx, args.url, () => page.goto(args.url, { timeout: ctx.run.remainingMs(), waitUntil: (args.waitUntil ?? "load") as "load" }).catch((error: unknown) => {
+      if (!isDownloadStarting(error instanceof Error ? error.message : String(error))) throw error;
+      download = true;
+      return null;
+    }));
+    return download ? { ...(await landed(page, null)), download: true } : landed(page, response);
   }),
   handle(Ops.back, (ctx) => history(ctx, "back")),
   handle(Ops.forward, (ctx) => history(ctx, "forward")),

@@ -44,7 +44,7 @@ export const serviceHandlers = [
       if (url !== undefined) assertNavigable(url);
       const id = await ctx.pages.open();
       ctx.pages.use(id);
-      if (url !== undefined) await ctx.guard(() => mapErrors({ navigation: true, target: url }, () => ctx.pages.get(id).goto(url, { timeout: ctx.run.remainingMs() })));
+      if (url !== undefined) await mapErrors({ navigation: true, target: url }, () => ctx.guard(() => ctx.pages.get(id).goto(url, { timeout: ctx.run.remainingMs() })));
     } else if (action === "select") {
       ctx.pages.use(pageIdArg(args.arg, action));
     } else if (action === "close") {
