@@ -78,6 +78,8 @@ export class ArtifactStore {
   readonly root: string;
   private readonly now: () => number;
   private readonly isAlive: (pid: number) => boolean;
+  /** The end of this daemon's queue for the store lock. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: StoreOptions) {
     this.root = options.root;
@@ -130,14 +132,22 @@ export class ArtifactStore {
   }
 
   private locked<T>(body: () => T): Promise<T> {
-    // The store's parent (the home) is checked at the daemon's start; the store and its folders are ours alone.
-    ensurePrivateDir(this.root, path.dirname(this.root));
-    return withStoreLock({
-      target: this.root,
-      lockPath: path.join(this.root, LOCK_DIR),
-      waitMs: LOCK_WAIT_MS,
-      onCompromised: (error) => this.options.log(`artifact store lock compromised: ${error.message}`),
-    }, body);
+    const take = (): Promise<T> => {
+      // The store's parent (the home) is checked at the daemon's start; the store and its folders are ours alone.
+      ensurePrivateDir(this.root, path.dirname(this.root));
+      return withStoreLock({
+        target: this.root,
+        lockPath: path.join(this.root, LOCK_DIR),
+        waitMs: LOCK_WAIT_MS,
+        onCompromised: (error) => this.options.log(`artifact store lock compromised: ${error.message}`),
+      }, body);
+    };
+    // This daemon's own calls take turns before the cross-process lock: twenty downloads
+    // reserving at once would otherwise each spin on its retry backoff, and every
+    // millisecond a reservation is late their bytes count against the shared slack.
+    const mine = this.turn.then(take, take);
+    this.turn = mine.catch(() => undefined);
+    return mine;
   }
 
   absolute(rel: string): string {

@@ -2,10 +2,12 @@
 // every session shares, so approval is per run: a download is accepted only
 // when the session owning the page that started it has a run in flight that
 // its caller approved. Anything else is cancelled and its partial file
-// removed. Accepted downloads grow inside a reservation, are cancelled once
-// past the per-file cap, and land in the session's artifact folder.
+// removed. Accepted downloads grow inside reservations; every download in
+// progress is measured together (download-meter.ts) and stopped once past the
+// per-file cap or once the bytes past their reservations outgrow one shared
+// slack (download-budget.ts). Finished ones land in the session's folder.
 import { randomUUID } from "node:crypto";
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, watch, type FSWatcher } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Download, Page } from "playwright-core";
 import { BwError, toBwError } from "../../../shared/errors.js";
@@ -13,17 +15,19 @@ import type { DownloadOutcome, Warning } from "../../../shared/envelope.js";
 import type { RunContext } from "../sandbox/scope-functions.js";
 import { sessionArtifactDir } from "./artifact-paths.js";
 import { evictionWarnings, PIN_AFTER_RUN_MS, type ArtifactClient } from "./artifact-client.js";
+import { downloadSlackBytes, reservationTarget, type StopCause } from "./download-budget.js";
+import { discardDownload, downloadFileOf, moveFile, sleep } from "./download-files.js";
 import { appendDownloadHistory } from "./download-history.js";
+import { DownloadEntry, DownloadMeter } from "./download-meter.js";
 import { isProcessAlive } from "../../../shared/process-alive.js";
 
-/** The first growth of a download's reservation; it doubles as the file grows, up to the per-file cap. */
-export const INITIAL_DOWNLOAD_RESERVE_BYTES = 1024 * 1024;
-/** How often a growing download is measured (a change in the folder also triggers a measure). */
-export const DOWNLOAD_POLL_MS = 50;
+export { INITIAL_DOWNLOAD_RESERVE_BYTES } from "./download-budget.js";
+/** How often downloads in progress are measured (a change in the incoming folder also triggers a measure). */
+export const DOWNLOAD_POLL_MS = 20;
 /** How long the end of a run waits for its downloads to be stopped and cleaned up. */
 const END_RUN_SETTLE_MS = 5_000;
-const DISCARD_WAIT_MS = 5_000;
 const MAX_URL_CHARS = 2_000;
+const RUN_ENDED = "the run that approved it ended before it finished; wait for downloads with waitForDownload()";
 
 type Halt = (reason: string, message: string) => void;
 
@@ -48,35 +52,20 @@ export interface DownloadGuardOptions {
   now?: () => number;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
-
-function sizeOf(file: string): number {
-  for (const candidate of [`${file}.crdownload`, file]) {
-    try {
-      return statSync(candidate).size;
-    } catch {
-      // not there (yet, or any more)
-    }
-  }
-  return 0;
-}
-
-/** Where Chromium writes this download (`<guid>`, `<guid>.crdownload` while in progress); Playwright keeps it on its artifact. */
-function partialPathOf(download: Download): string | undefined {
-  const p = (download as unknown as { _artifact?: { _initializer?: { absolutePath?: unknown } } })._artifact?._initializer?.absolutePath;
-  return typeof p === "string" ? p : undefined;
-}
-
 
 export class DownloadGuard {
   /** This worker's own folder for downloads in progress (dot-named: never counted as an artifact). */
   readonly incomingDir: string;
   private readonly runs = new Map<string, RunState>();
   private readonly now: () => number;
+  private readonly meter: DownloadMeter;
+  /** The per-file cap, once the quota service has told it (it is the daemon's, fixed while the worker lives). */
+  private fileCapBytes: number | undefined;
 
   constructor(private readonly options: DownloadGuardOptions) {
     this.incomingDir = path.join(options.artifactsDir, ".incoming", String(process.pid));
     this.now = options.now ?? Date.now;
+    this.meter = new DownloadMeter({ dir: this.incomingDir, slackBytes: () => downloadSlackBytes(this.fileCapBytes), pollMs: DOWNLOAD_POLL_MS });
   }
 
   /** Empties this worker's incoming folder and removes those of workers that are gone. */
@@ -118,7 +107,7 @@ export class DownloadGuard {
     if (!run || run.runId !== runId) return { outcomes: [], warnings: [] };
     this.runs.delete(session);
     run.ended = true;
-    for (const halt of run.halts) halt("DOWNLOAD_FAILED", "the run that approved it ended before it finished; wait for downloads with waitForDownload()");
+    for (const halt of run.halts) halt("DOWNLOAD_FAILED", RUN_ENDED);
     await Promise.race([Promise.allSettled([...run.active]), sleep(END_RUN_SETTLE_MS)]);
     for (const wake of run.waiters) wake();
     return { outcomes: [...run.outcomes], warnings: run.warnings };
@@ -153,6 +142,10 @@ export class DownloadGuard {
       url: download.url().slice(0, MAX_URL_CHARS),
       suggestedFilename: download.suggestedFilename().slice(0, 255),
     };
+    // Counted from the first moment: its bytes are on disk whatever becomes of it.
+    const file = downloadFileOf(download);
+    const entry = new DownloadEntry(base.id, file === undefined ? undefined : path.basename(file));
+    const uncount = this.meter.add(entry);
     void (async () => {
       const session = await this.owner(download.page(), ownerOf);
       const run = session === undefined ? undefined : this.runs.get(session);
@@ -162,7 +155,8 @@ export class DownloadGuard {
       run?.active.add(tracked);
       try {
         if (!run || !run.approved) {
-          await this.discard(download);
+          entry.markStopping();
+          await discardDownload(download);
           const why = session === undefined
             ? "the page that started it belongs to no session"
             : run
@@ -171,8 +165,9 @@ export class DownloadGuard {
           this.record(session, run, this.rejected(base, run, "DOWNLOAD_NOT_APPROVED", why, 0));
           return;
         }
-        await this.accept(run, download, base);
+        await this.accept(run, download, base, entry);
       } finally {
+        uncount();
         settle();
         run?.active.delete(tracked);
       }
@@ -194,17 +189,6 @@ export class DownloadGuard {
     return { ...base, status: "rejected", reason, message, bytes, ...(run ? { runId: run.runId } : {}), at: new Date(this.now()).toISOString() };
   }
 
-  private async discard(download: Download): Promise<void> {
-    const partial = partialPathOf(download);
-    await Promise.race([(async () => {
-      await download.cancel().catch(() => {});
-      // Settled (cancelled, or finished before the cancel landed): Chromium renames nothing any more.
-      await download.failure().catch(() => {});
-      await download.delete().catch(() => {});
-    })(), sleep(DISCARD_WAIT_MS)]);
-    if (partial) for (const f of [partial, `${partial}.crdownload`]) rmSync(f, { force: true });
-  }
-
   private record(session: string | undefined, run: RunState | undefined, outcome: DownloadOutcome): void {
     if (run) {
       run.outcomes.push(outcome);
@@ -219,70 +203,70 @@ export class DownloadGuard {
     }
   }
 
-  private async accept(run: RunState, download: Download, base: Omit<DownloadOutcome, "status" | "at">): Promise<void> {
+  private async accept(run: RunState, download: Download, base: Omit<DownloadOutcome, "status" | "at">, entry: DownloadEntry): Promise<void> {
     const { client } = this.options;
     const request = { session: run.session, runId: run.runId, kind: "download" as const, name: base.suggestedFilename };
-    let reservation;
-    try {
-      // Nothing yet: this learns the path and the per-file cap; the first measure grows it.
-      reservation = await client.reserve({ ...request, bytes: 0 });
-    } catch (error) {
-      await this.discard(download);
-      this.record(run.session, run, this.rejected(base, run, "QUOTA_EXCEEDED", toBwError(error).message, 0));
-      return;
-    }
-    const cap = reservation.fileCapBytes;
-    const partial = partialPathOf(download);
-    let reserved = reservation.reservedBytes;
-    let seen = 0;
     let stop: { reason: string; message: string } | undefined;
     let wake!: () => void;
     const stopped = new Promise<"stopped">((resolve) => (wake = () => resolve("stopped")));
     const halt: Halt = (reason, message) => {
       if (stop) return;
       stop = { reason, message };
+      entry.markStopping();
       wake();
     };
+    entry.onStop((cause, bytes) => halt("QUOTA_EXCEEDED", stopMessage(cause, bytes, entry.cap, this.meter.slackBytes())));
     run.halts.add(halt);
-    if (run.ended) halt("DOWNLOAD_FAILED", "the run that approved it ended before it finished; wait for downloads with waitForDownload()");
+    if (run.ended) halt("DOWNLOAD_FAILED", RUN_ENDED);
+    // Nothing yet: this learns the path and the per-file cap, and the reservation grows at once.
+    const reserved = client.reserve({ ...request, bytes: 0 }).then(
+      (granted) => {
+        entry.cap = granted.fileCapBytes;
+        entry.reserved = granted.reservedBytes;
+        this.fileCapBytes = granted.fileCapBytes;
+        // Grow at once rather than at the next measure: until then its bytes borrow from the slack.
+        queueMicrotask(() => entry.onGrowing?.(entry.bytes));
+        return granted;
+      },
+      (error: unknown) => {
+        halt("QUOTA_EXCEEDED", toBwError(error).message);
+        return undefined;
+      },
+    );
     let growing = false;
-    const measure = (): void => {
-      if (stop || !partial) return;
-      const size = sizeOf(partial);
-      seen = Math.max(seen, size);
-      if (size > cap) return halt("QUOTA_EXCEEDED", `larger than the per-file download cap of ${cap} bytes; cancelled at ${size} bytes`);
-      // Keep the reservation ahead of the file: grow it once the file passes half of it.
-      const floor = Math.min(cap, INITIAL_DOWNLOAD_RESERVE_BYTES);
-      if (growing || reserved >= cap || (reserved >= floor && size * 2 <= reserved)) return;
+    entry.onGrowing = (bytes) => {
+      if (growing || stop || entry.cap === undefined) return;
+      const target = reservationTarget(bytes, entry.reserved, entry.cap);
+      if (target === undefined) return;
       growing = true;
-      const bytes = Math.min(cap, Math.max(reserved * 2, size * 2, floor));
-      client.reserve({ ...request, bytes, extend: reservation.reservationId }).then(
-        (grown) => { reserved = grown.reservedBytes; run.warnings.push(...evictionWarnings(grown.evicted)); },
-        (error: unknown) => halt("QUOTA_EXCEEDED", `stopped at ${size} bytes: ${toBwError(error).message}`),
+      void reserved.then((granted) => granted && client.reserve({ ...request, bytes: target, extend: granted.reservationId })).then(
+        (grown) => {
+          if (!grown) return;
+          entry.reserved = grown.reservedBytes;
+          run.warnings.push(...evictionWarnings(grown.evicted));
+        },
+        (error: unknown) => halt("QUOTA_EXCEEDED", `stopped at ${bytes} bytes: ${toBwError(error).message}`),
       ).finally(() => { growing = false; });
     };
-    const poll = setInterval(measure, DOWNLOAD_POLL_MS);
-    let watcher: FSWatcher | undefined;
-    try {
-      watcher = watch(this.incomingDir, () => measure());
-      watcher.on("error", () => {});
-    } catch {
-      // polling alone still bounds it
-    }
     const finished = download.path().then(() => "done" as const, () => "failed" as const);
     const first = await Promise.race([finished, stopped]);
-    clearInterval(poll);
-    watcher?.close();
     run.halts.delete(halt);
+    // Cancel first, so the bytes stop; then give back what was reserved.
     const drop = async (reason: string, message: string, bytes: number) => {
-      await this.discard(download);
-      await client.commit({ reservationId: reservation.reservationId, discard: true }).catch(() => {});
+      entry.markStopping();
+      await discardDownload(download);
+      const granted = await reserved;
+      if (granted) await client.commit({ reservationId: granted.reservationId, discard: true }).catch(() => {});
       this.record(run.session, run, this.rejected(base, run, reason, message, bytes));
     };
-    if (first === "stopped") return drop(stop!.reason, stop!.message, seen);
-    if (first === "failed") return drop("DOWNLOAD_FAILED", `the download failed: ${(await download.failure().catch(() => null)) ?? "unknown reason"}`, seen);
+    if (first === "stopped") return drop(stop!.reason, stop!.message, entry.bytes);
+    if (first === "failed") return drop("DOWNLOAD_FAILED", `the download failed: ${(await download.failure().catch(() => null)) ?? "unknown reason"}`, entry.bytes);
     const file = await download.path();
     const bytes = statSync(file).size;
+    entry.finalBytes = bytes;
+    const reservation = await reserved;
+    if (!reservation) return drop(stop?.reason ?? "QUOTA_EXCEEDED", stop?.message ?? "no room was reserved for it", bytes);
+    const cap = reservation.fileCapBytes;
     if (bytes > cap) return drop("QUOTA_EXCEEDED", `larger than the per-file download cap of ${cap} bytes (${bytes} bytes)`, bytes);
     try {
       moveFile(file, reservation.path);
@@ -302,12 +286,7 @@ export class DownloadGuard {
   }
 }
 
-function moveFile(from: string, to: string): void {
-  try {
-    renameSync(from, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
-    copyFileSync(from, to);
-    rmSync(from, { force: true });
-  }
+function stopMessage(cause: StopCause, bytes: number, cap: number | undefined, slackBytes: number): string {
+  if (cause === "file-cap") return `larger than the per-file download cap of ${cap} bytes; cancelled at ${bytes} bytes`;
+  return `stopped at ${bytes} bytes: the downloads in progress together held more than ${slackBytes} bytes past the room reserved for them (the session's or the store's cap is near)`;
 }
