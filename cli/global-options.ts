@@ -10,6 +10,7 @@ export interface GlobalArgs {
   headed?: boolean;
   browser?: string;
   json?: boolean;
+  "require-containment"?: boolean;
   "block-private-network"?: boolean;
   "block-loopback"?: boolean;
   "allow-host"?: string[];
@@ -24,6 +25,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: "headed", type: "boolean", describe: "Show the browser window (env BETTERWRIGHT_HEADED)" },
   { name: "browser", type: "string", describe: "Chromium executable (env BETTERWRIGHT_BROWSER)" },
   { name: "json", type: "boolean", describe: "Machine-readable output, errors included" },
+  { name: "require-containment", type: "boolean", describe: "Refuse to start the daemon when its worker cannot be contained (env BETTERWRIGHT_REQUIRE_CONTAINMENT)" },
 ];
 
 export const POLICY_OPTIONS: readonly OptionSpec[] = [
@@ -49,6 +51,7 @@ export function flagsFrom(args: GlobalArgs & { session?: string; timeout?: numbe
   if (args.headed) flags.headed = true;
   if (args.daemon === false) flags.noDaemon = true;
   if (args.timeout !== undefined) flags.timeoutSeconds = args.timeout;
+  if (args["require-containment"]) flags.requireContainment = true;
   if (args["block-private-network"]) flags.blockPrivateNetwork = true;
   if (args["block-loopback"]) flags.blockLoopback = true;
   if (args["allow-host"]?.length) flags.allowHost = args["allow-host"];

@@ -6,6 +6,7 @@ import { Duplex, PassThrough } from "node:stream";
 import net from "node:net";
 import path from "node:path";
 import { ARTIFACT_DEFAULTS, LIMIT_DEFAULTS, STATE_DEFAULTS, type DaemonSettings } from "../shared/config.js";
+import { probeContainment, type ContainmentStatus } from "../shared/containment.js";
 import { BwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
 import { layoutFor, type HomeLayout } from "../shared/paths.js";
@@ -15,6 +16,7 @@ import { prepareHome } from "../shared/home-check.js";
 import { checkSocket, ensurePrivateDir, makePrivate, writeFileAtomic } from "../shared/secure-fs.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import { ArtifactService } from "./artifacts/artifact-service.js";
+import { assertContainment, containmentWarning, describeContainment, planFor } from "./containment.js";
 import type { NetworkPolicy } from "../shared/policy/index.js";
 import { GuardService } from "./guard/guard-service.js";
 import { Logger } from "./log.js";
@@ -33,7 +35,8 @@ import { StateStore } from "./states/state-store.js";
 import { VaultService } from "./vault/service.js";
 import { prepareSocketDir, removeStaleSocket } from "./socket-path.js";
 import { WorkerSupervisor } from "./worker-supervisor.js";
-import type { SpawnedWorker } from "./worker-spawn.js";
+import { spawnWorker, type SpawnedWorker } from "./worker-spawn.js";
+import type { WorkerLink } from "./worker-process.js";
 
 export interface ConnectionContext {
   greeted: boolean;
@@ -53,6 +56,8 @@ export interface DaemonOptions {
   serve?: boolean;
   /** A policy with a custom hook, which only the in-process host can run; otherwise built from settings.policy. */
   policy?: NetworkPolicy;
+  /** Whether the worker can be contained, when the entry point already asked (to start the early worker); else start() asks. */
+  containment?: Promise<ContainmentStatus>;
 }
 
 /** Time allowed for draining in-flight runs at shutdown; the entry point enforces a hard deadline past it. */
@@ -81,6 +86,8 @@ export class Daemon {
   private reaper: NodeJS.Timeout | undefined;
   private readonly serving: boolean;
   private ephemeralDir: string | undefined;
+  /** Known once start() has asked; until then no worker is started. */
+  private containmentStatus: ContainmentStatus | undefined;
   private emptySince: number;
   private stopping: Promise<void> | undefined;
   private stopReason: string | undefined;
@@ -111,17 +118,16 @@ export class Daemon {
       () => ({
         browser: options.settings.browser,
         headless: options.settings.headless,
-        profileDir: this.profileDir,
-        browserEnvDir: this.ephemeralDir ? path.join(this.ephemeralDir, "env") : this.layout.browserEnvDir,
-        artifactsDir: path.join(this.layout.artifactsRoot, this.layout.profile),
+        ...this.workerDirs(),
         routeRequests: this.guard.settings.custom === true,
       }),
-      this.workerRegistry(),
+      (link) => this.workerRegistry(link),
       (line) => this.log.write(line),
+      () => spawnWorker(planFor(this.layout, this.workerDirs(), { explicit: options.settings.browser, headless: options.settings.headless }, this.containment, process.env)),
     );
     const stateCaps = options.settings.states ?? STATE_DEFAULTS;
     this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });
-    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(envelope, outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS,
+    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(this.withContainmentWarning(envelope), outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS,
       new SessionContexts(this.states, stateCaps));
   }
 
@@ -130,8 +136,33 @@ export class Daemon {
     return this.ephemeralDir ? path.join(this.ephemeralDir, "profile") : this.layout.profileDir;
   }
 
+  /** The worker's folders: the profile's own, or an ephemeral profile's when it was locked. */
+  private workerDirs() {
+    return {
+      profileDir: this.profileDir,
+      browserEnvDir: this.ephemeralDir ? path.join(this.ephemeralDir, "env") : this.layout.browserEnvDir,
+      artifactsDir: path.join(this.layout.artifactsRoot, this.layout.profile),
+    };
+  }
+
+  /** Whether the worker runs contained (known once start() has asked). */
+  get containment(): ContainmentStatus {
+    if (!this.containmentStatus) throw new BwError("INTERNAL_ERROR", "containment was not decided before the worker was needed");
+    return this.containmentStatus;
+  }
+
+  /** Uncontained, every envelope says so; never a silent downgrade. */
+  private withContainmentWarning<E extends { warnings: { code: string; message: string }[] }>(envelope: E): E {
+    const warning = this.containmentStatus ? containmentWarning(this.containmentStatus) : undefined;
+    if (warning && !envelope.warnings.some((w) => w.code === warning.code)) envelope.warnings = [...envelope.warnings, warning];
+    return envelope;
+  }
+
   /** Resolves true when this daemon serves, false when another daemon already holds the profile. */
   async start(): Promise<boolean> {
+    this.containmentStatus = await (this.options.containment ?? probeContainment({ env: process.env }));
+    this.log.write(describeContainment(this.containmentStatus));
+    assertContainment(this.containmentStatus, this.options.settings.requireContainment === true);
     ensurePrivateDir(this.layout.profileDir, this.layout.home);
     this.lock = await acquireProfileLock(this.layout.profileDir, this.layout.profileLockPath, (error) => {
       this.log.write(`profile lock compromised: ${error.message}; shutting down`);
@@ -195,9 +226,9 @@ export class Daemon {
     return registry;
   }
 
-  private workerRegistry(): MethodRegistry<void> {
+  private workerRegistry(link: WorkerLink): MethodRegistry<void> {
     const registry = new MethodRegistry<void>();
-    registerWorkerMethods(registry, this);
+    registerWorkerMethods(registry, this, link);
     return registry;
   }
 
@@ -247,6 +278,7 @@ export class Daemon {
       sessions: this.sessions.list(),
       browser: { running: this.worker.current() !== undefined },
       guard: this.guard.counts,
+      ...(this.containmentStatus ? { containment: this.containmentStatus } : {}),
     };
   }
 

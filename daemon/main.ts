@@ -9,10 +9,12 @@ import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
 import { validateBootstrap } from "../shared/bootstrap.js";
 import type { DaemonSettings } from "../shared/config.js";
 import { errorText } from "../shared/error-text.js";
+import { probeContainment, type ContainmentStatus } from "../shared/containment.js";
 import { toBwError } from "../shared/errors.js";
 import { prepareHome } from "../shared/home-check.js";
 import { layoutFor } from "../shared/paths.js";
 import type { Daemon } from "./daemon.js";
+import { planFor, profileWorkerDirs } from "./containment.js";
 import { discardWorker, spawnWorker, type SpawnedWorker } from "./worker-spawn.js";
 
 const HARD_DEADLINE_MS = 10_000;
@@ -28,12 +30,15 @@ function report(readiness: DaemonReadiness): void {
 }
 
 /** The worker's process, not yet initialised: it gets worker.init only if this daemon takes the lock. */
-function startEarlyWorker(bootstrap: DaemonBootstrap): SpawnedWorker | undefined {
+function startEarlyWorker(bootstrap: DaemonBootstrap, containment: ContainmentStatus): SpawnedWorker | undefined {
+  // Required and unavailable: the daemon refuses to start, so no worker either.
+  if (!containment.active && bootstrap.settings.requireContainment) return undefined;
   try {
     const layout = layoutFor(bootstrap.home, bootstrap.profile);
     // Nothing goes into a home another user could change; the Daemon's constructor checks it again.
     prepareHome(layout);
-    return spawnWorker(layout.browserEnvDir, process.env);
+    const browser = { explicit: bootstrap.settings.browser, headless: bootstrap.settings.headless };
+    return spawnWorker(planFor(layout, profileWorkerDirs(layout), browser, containment, process.env));
   } catch {
     // A home we cannot write or must not use: the daemon's own start reports why; a later call spawns the worker as usual.
     return undefined;
@@ -48,10 +53,12 @@ async function main(): Promise<void> {
   try {
     const raw = validateBootstrap(JSON.parse(await text(process.stdin)), "bootstrap");
     bootstrap = { ...raw, settings: raw.settings as unknown as DaemonSettings };
-    if (bootstrap.prestartWorker) early = startEarlyWorker(bootstrap);
+    // Asked once, before anything is started: the early worker is spawned the way every worker of this daemon is.
+    const containment = await probeContainment({ env: process.env });
+    if (bootstrap.prestartWorker) early = startEarlyWorker(bootstrap, containment);
     // Imported only now, so that the worker above starts without waiting for the daemon's modules.
     const { Daemon } = await import("./daemon.js");
-    daemon = new Daemon(bootstrap);
+    daemon = new Daemon({ ...bootstrap, containment: Promise.resolve(containment) });
     if (!(await daemon.start())) {
       if (early) discardWorker(early);
       report({ status: "exists", pid: process.pid });

@@ -1,29 +1,42 @@
 // The daemon's handle on its worker: a child process started on the first
-// call that needs a browser, spoken to over a private pipe (fd 3). If it dies,
-// the next call starts a new one; callers learn what was lost.
+// call that needs a browser, spoken to over a private pipe (fd 3), with Node's
+// IPC channel (fd 4) carrying the connections the daemon dials for its guard
+// proxy. If it dies, the next call starts a new one; callers learn what was lost.
 import type { ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
+import type { Socket } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Duplex } from "node:stream";
 import { BwError } from "../shared/errors.js";
-import { WorkerInitialize, WorkerShutdown, type MethodDecl, type WorkerInit } from "../shared/protocol/index.js";
+import { GUARD_SOCKET_MESSAGE, WorkerInitialize, WorkerShutdown, type GuardSocketMessage, type MethodDecl, type WorkerInit } from "../shared/protocol/index.js";
 import { RpcPeer, type MethodRegistry } from "../shared/rpc.js";
 import { ensurePrivateDir } from "../shared/secure-fs.js";
-import { spawnWorker, sweepWorkerTmp, type SpawnedWorker } from "./worker-spawn.js";
+import { sweepWorkerTmp, type SpawnedWorker } from "./worker-spawn.js";
+
+/** What a worker's methods may do to that worker besides answering it. */
+export interface WorkerLink {
+  /** Hands a connected socket to the worker (the daemon closes its own copy); resolves with the ticket the worker knows it by. */
+  sendSocket(socket: Socket): Promise<number>;
+}
 
 export interface WorkerProcessOptions {
   init: WorkerInit;
-  /** What the worker may call on the daemon. */
-  registry: MethodRegistry<void>;
+  /** What the worker may call on the daemon, made for this worker. */
+  registry: (link: WorkerLink) => MethodRegistry<void>;
+  /** Starts the process (contained where possible) when no early one is handed over. */
+  spawn: () => SpawnedWorker;
   log: (line: string) => void;
   onExit: (info: { pid: number | undefined; code: number | null; signal: NodeJS.Signals | null }) => void;
   /** A process started before the profile lock was taken, still running and never initialised; otherwise one is spawned. */
   spawned?: SpawnedWorker;
 }
 
-export class WorkerProcess {
+export class WorkerProcess implements WorkerLink {
   private readonly child: ChildProcess;
+  private nextTicket = 1;
+  /** Started inside bwrap's namespaces. */
+  readonly contained: boolean;
   private readonly peer: RpcPeer<void>;
   private readonly started: Promise<void>;
   private exited = false;
@@ -38,12 +51,15 @@ export class WorkerProcess {
     sweepWorkerTmp(options.init.browserEnvDir, options.spawned?.tmpDir);
     // A lock holder's sweep while an early worker's daemon waited for the lock may have taken its folder.
     if (options.spawned) ensurePrivateDir(options.spawned.tmpDir);
-    const { child, tmpDir } = options.spawned ?? spawnWorker(options.init.browserEnvDir, process.env);
+    const { child, tmpDir, contained } = options.spawned ?? options.spawn();
     this.child = child;
+    this.contained = contained;
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream) createInterface({ input: stream }).on("line", (line) => options.log(line));
     }
-    this.peer = new RpcPeer<void>(this.child.stdio[3] as Duplex, { registry: options.registry, context: undefined, log: options.log });
+    this.peer = new RpcPeer<void>(this.child.stdio[3] as Duplex, { registry: options.registry(this), context: undefined, log: options.log });
+    // Nothing the worker sends on the IPC channel is read: it exists to carry sockets to the worker.
+    this.child.on("message", () => {});
     this.child.on("exit", (code, signal) => {
       this.exited = true;
       this.peer.close();
@@ -73,6 +89,27 @@ export class WorkerProcess {
       }
       throw error;
     }
+  }
+
+  sendSocket(socket: Socket): Promise<number> {
+    const ticket = this.nextTicket++;
+    return new Promise((resolve, reject) => {
+      if (this.exited || !this.child.connected) {
+        socket.destroy();
+        reject(new BwError("SESSION_RESET", "the worker is gone"));
+        return;
+      }
+      const message: GuardSocketMessage = { type: GUARD_SOCKET_MESSAGE, ticket };
+      const failed = (error: unknown): void => {
+        socket.destroy();
+        reject(error);
+      };
+      try {
+        this.child.send(message, socket, (error) => (error ? failed(error) : resolve(ticket)));
+      } catch (error) {
+        failed(error);
+      }
+    });
   }
 
   kill(): void {

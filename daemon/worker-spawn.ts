@@ -4,20 +4,27 @@
 // worker uses is touched by a daemon without the lock, and only the lock
 // holder sweeps the folders of workers that are gone. A started worker loads
 // Playwright and then waits: it touches the profile only after worker.init,
-// which only the lock holder sends.
+// which only the lock holder sends. Where containment is available the worker
+// starts inside bwrap: its own network namespace (loopback only), a mount view
+// of its own folders (containment-view.ts) and its own pid namespace.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { bwrapNamespaceArgs } from "../shared/containment.js";
 import { ensurePrivateDir } from "../shared/secure-fs.js";
+import { real, realViewFs, WORKER_MAIN, workerCodeRoots, type WorkerSpawnPlan } from "./containment.js";
+import { bwrapViewArgs } from "./containment-view.js";
 
-const WORKER_MAIN = fileURLToPath(new URL("./worker/main.js", import.meta.url));
 const TMP_PREFIX = "w-";
+/** Where a contained worker's downloads in progress live on the host: its own temp folder, so no two workers share one. */
+const INCOMING_IN_TMP = "incoming";
 
 export interface SpawnedWorker {
   child: ChildProcess;
   /** The worker's TMPDIR (Playwright's own temp files), removed when it exits. */
   tmpDir: string;
+  /** Started inside bwrap's namespaces. */
+  contained: boolean;
 }
 
 /** Where workers' own temp folders live, beside Chromium's `tmp` in the browser env folder. */
@@ -25,25 +32,54 @@ export function workerTmpRoot(browserEnvDir: string): string {
   return path.join(browserEnvDir, "worker-tmp");
 }
 
-export function spawnWorker(browserEnvDir: string, env: NodeJS.ProcessEnv): SpawnedWorker {
-  const root = workerTmpRoot(browserEnvDir);
+export function spawnWorker(plan: WorkerSpawnPlan): SpawnedWorker {
+  const { dirs } = plan;
+  const root = workerTmpRoot(dirs.browserEnvDir);
   ensurePrivateDir(root);
   const tmpDir = mkdtempSync(path.join(root, TMP_PREFIX));
   // The worker opens no TLS connection of its own (Chromium has its own certificate store; the guard
   // proxy relays bytes), yet Node reads and parses NODE_EXTRA_CA_CERTS at every start: ~40 ms with a
   // system bundle, on the path of every first call.
-  const { NODE_EXTRA_CA_CERTS: _caBundle, ...inherited } = env;
+  const { NODE_EXTRA_CA_CERTS: _caBundle, ...inherited } = plan.env;
   // Node 22+ keeps V8's compiled code for Playwright between workers, from the process's first module
   // (Node 20 ignores the variable). A shared cache Node checks on read, not profile state.
-  const compileCache = inherited.NODE_COMPILE_CACHE ?? path.join(browserEnvDir, "compile-cache");
+  const compileCache = inherited.NODE_COMPILE_CACHE ?? path.join(dirs.browserEnvDir, "compile-cache");
+  const env = { ...inherited, TMPDIR: tmpDir, NODE_COMPILE_CACHE: compileCache };
   // Node 20 needs the flag for importModuleDynamically on vm.Script.
-  const child = spawn(process.execPath, ["--experimental-vm-modules", "--disable-warning=ExperimentalWarning", WORKER_MAIN], {
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
-    env: { ...inherited, TMPDIR: tmpDir, NODE_COMPILE_CACHE: compileCache },
-  });
+  const node = [process.execPath, "--experimental-vm-modules", "--disable-warning=ExperimentalWarning", real(WORKER_MAIN) ?? WORKER_MAIN];
+  // fd 3: the JSON-RPC pipe; fd 4: Node's IPC channel, which only carries the sockets the daemon dials for the guard proxy.
+  const stdio: ("ignore" | "pipe" | "ipc")[] = ["ignore", "pipe", "pipe", "pipe", "ipc"];
+  let child: ChildProcess;
+  const { containment } = plan;
+  if (containment.active) {
+    const view = containedView(plan, tmpDir);
+    child = spawn(containment.path, [...bwrapNamespaceArgs(containment.disableUserns), ...view, "--", ...node], { stdio, env });
+  } else {
+    child = spawn(node[0]!, node.slice(1), { stdio, env });
+  }
   // Until someone adopts it, a spawn failure must not become an uncaught 'error'.
   child.on("error", () => {});
-  return { child, tmpDir };
+  return { child, tmpDir, contained: containment.active };
+}
+
+function containedView(plan: WorkerSpawnPlan, tmpDir: string): string[] {
+  const { dirs } = plan;
+  // Binds need their folders; the early worker starts before the daemon made them.
+  for (const dir of [dirs.profileDir, dirs.browserEnvDir, dirs.artifactsDir]) ensurePrivateDir(dir);
+  const incoming = path.join(tmpDir, INCOMING_IN_TMP);
+  ensurePrivateDir(incoming);
+  const display = plan.browser.headless ? undefined : {
+    ...(plan.env.DISPLAY ? { x11Dir: "/tmp/.X11-unix" } : {}),
+    ...(plan.env.XAUTHORITY ? { xauthority: plan.env.XAUTHORITY } : {}),
+  };
+  return bwrapViewArgs({
+    writable: [dirs.profileDir, dirs.browserEnvDir, dirs.artifactsDir],
+    code: workerCodeRoots(plan.browser),
+    hidden: plan.hidden,
+    // Downloads in progress go to <artifacts>/.incoming/<pid>; every contained worker has the same pid (2), so each gets a folder of its own there.
+    overlays: [{ host: incoming, view: path.join(dirs.artifactsDir, ".incoming") }],
+    ...(display ? { display } : {}),
+  }, realViewFs);
 }
 
 export function hasExited(child: ChildProcess): boolean {
@@ -54,6 +90,7 @@ export function hasExited(child: ChildProcess): boolean {
 export function discardWorker(spawned: SpawnedWorker): void {
   if (!hasExited(spawned.child)) spawned.child.kill("SIGKILL");
   for (const stream of [spawned.child.stdout, spawned.child.stderr, spawned.child.stdio[3]]) stream?.destroy();
+  if (spawned.child.connected) spawned.child.disconnect();
   rmSync(spawned.tmpDir, { recursive: true, force: true });
 }
 

@@ -3,7 +3,7 @@
 // held by a snippet is killed and replaced; its watchdog names the session.
 import { WorkerPing, type WorkerInit } from "../shared/protocol/index.js";
 import type { MethodRegistry } from "../shared/rpc.js";
-import { WorkerProcess } from "./worker-process.js";
+import { WorkerProcess, type WorkerLink } from "./worker-process.js";
 import { discardWorker, hasExited, type SpawnedWorker } from "./worker-spawn.js";
 
 /** Backstop for a worker hung so badly its watchdog thread cannot speak. */
@@ -26,8 +26,11 @@ export class WorkerSupervisor {
   constructor(
     /** Read when a worker starts: the profile directory is settled only once the lock is taken. */
     private readonly init: () => WorkerInit,
-    private readonly registry: MethodRegistry<void>,
+    /** The worker's methods, made for each worker (guard.connect hands sockets to that one). */
+    private readonly registry: (link: WorkerLink) => MethodRegistry<void>,
     private readonly log: (line: string) => void,
+    /** Starts a worker's process, contained where the daemon can. */
+    private readonly spawn: () => SpawnedWorker,
   ) {}
 
   get generation(): number {
@@ -51,6 +54,7 @@ export class WorkerSupervisor {
         init: this.init(),
         ...(early ? { spawned: early } : {}),
         registry: this.registry,
+        spawn: this.spawn,
         log: this.log,
         onExit: ({ pid, code, signal }) => {
           this.log(`worker ${pid} exited (code ${code}, signal ${signal})`);
@@ -66,7 +70,7 @@ export class WorkerSupervisor {
     }
     this.worker = worker;
     this.generationCounter++;
-    this.log(`worker ${worker.pid} started`);
+    this.log(`worker ${worker.pid} started${worker.contained ? " (contained)" : " (UNCONTAINED)"}`);
     clearInterval(this.pinger);
     this.pinger = setInterval(() => {
       worker.call(WorkerPing, {}, PING_TIMEOUT_MS).catch(() => {

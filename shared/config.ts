@@ -107,6 +107,8 @@ export interface DaemonSettings {
   artifacts: ArtifactSettings;
   limits: LimitSettings;
   states: StateSettings;
+  /** Refuse to start rather than run the worker uncontained (see docs/security.md). */
+  requireContainment: boolean;
 }
 
 export interface Settings extends DaemonSettings {
@@ -133,6 +135,7 @@ export interface FlagInput {
   blockHost?: string[];
   /** A policy preset (`public-web`, `default`); the other policy flags apply over it. */
   policy?: string;
+  requireContainment?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -236,11 +239,12 @@ interface Layer {
   artifacts?: Partial<ArtifactSettings>;
   limits?: Partial<LimitSettings>;
   states?: Partial<StateSettings>;
+  requireContainment?: boolean;
 }
 
 const FILE_KEYS = new Set([
   "browser", "headless", "timeoutSeconds", "sessionTtlSeconds", "daemonIdleSeconds",
-  "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "policy", "profiles",
+  "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "policy", "requireContainment", "profiles",
   ...Object.values(ARTIFACT_SOURCES).map((s) => s.key),
   ...Object.values(LIMIT_SOURCES).map((s) => s.key),
   ...Object.values(STATE_SOURCES).map((s) => s.key),
@@ -284,6 +288,7 @@ function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   if (raw.allowPrivateNetwork !== undefined) layer.allowPrivateNetwork = asBool(raw.allowPrivateNetwork, source, "allowPrivateNetwork");
   if (raw.allowHosts !== undefined) layer.allowHosts = asHostList(raw.allowHosts, source, "allowHosts");
   if (raw.blockHosts !== undefined) layer.blockHosts = asHostList(raw.blockHosts, source, "blockHosts");
+  if (raw.requireContainment !== undefined) layer.requireContainment = asBool(raw.requireContainment, source, "requireContainment");
   addCounts(layer, (key) => raw[key], () => source);
   return layer;
 }
@@ -346,6 +351,9 @@ function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
   }
   if (env.BETTERWRIGHT_ALLOW_HOSTS) layer.allowHosts = asHostList(env.BETTERWRIGHT_ALLOW_HOSTS, src("BETTERWRIGHT_ALLOW_HOSTS"), "allowHosts");
   if (env.BETTERWRIGHT_BLOCK_HOSTS) layer.blockHosts = asHostList(env.BETTERWRIGHT_BLOCK_HOSTS, src("BETTERWRIGHT_BLOCK_HOSTS"), "blockHosts");
+  if (env.BETTERWRIGHT_REQUIRE_CONTAINMENT) {
+    layer.requireContainment = asBool(env.BETTERWRIGHT_REQUIRE_CONTAINMENT, src("BETTERWRIGHT_REQUIRE_CONTAINMENT"), "require-containment");
+  }
   return layer;
 }
 
@@ -360,6 +368,7 @@ function layerFromFlags(flags: FlagInput): Layer {
   if (flags.blockPrivateNetwork) layer.allowPrivateNetwork = false;
   if (flags.allowHost?.length) layer.allowHosts = asHostList(flags.allowHost, "flag --allow-host", "allow-host");
   if (flags.blockHost?.length) layer.blockHosts = asHostList(flags.blockHost, "flag --block-host", "block-host");
+  if (flags.requireContainment) layer.requireContainment = true;
   return layer;
 }
 
@@ -404,6 +413,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     artifacts: { ...ARTIFACT_DEFAULTS, ...statedArtifacts },
     limits: { ...LIMIT_DEFAULTS, ...statedLimits },
     states: { ...STATE_DEFAULTS, ...statedStates },
+    requireContainment: merged.requireContainment ?? false,
     noDaemon: flags.noDaemon ?? (env.BETTERWRIGHT_NO_DAEMON ? asBool(env.BETTERWRIGHT_NO_DAEMON, "environment BETTERWRIGHT_NO_DAEMON", "no-daemon") : false),
   };
   if (merged.browser !== undefined) explicit.browser = settings.browser;
@@ -414,6 +424,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   if (Object.keys(statedArtifacts).length > 0) explicit.artifacts = settings.artifacts;
   if (Object.keys(statedLimits).length > 0) explicit.limits = settings.limits;
   if (Object.keys(statedStates).length > 0) explicit.states = settings.states;
+  if (merged.requireContainment !== undefined) explicit.requireContainment = settings.requireContainment;
   const statedPolicy: Partial<PolicySettings> = {};
   for (const key of POLICY_KEYS) {
     if (merged[key] !== undefined) Object.assign(statedPolicy, { [key]: merged[key] });
@@ -423,8 +434,8 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
 }
 
 export function daemonSettingsOf(settings: Settings): DaemonSettings {
-  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states } = settings;
-  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states };
+  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment } = settings;
+  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment };
 }
 
 export { DEFAULT_PROFILE };

@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   NAVIGATION_FAILED: { retryable: true, exit: 1, summary: "A navigation failed: the connection was refused, reset or timed out, the server's answer was broken, or another navigation interrupted it." },
   DNS_UNAVAILABLE: { retryable: true, exit: 1, summary: "A navigation failed because its host name did not resolve (the guard proxy resolves every name); the message names the host." },
   OPERATION_FAILED: { retryable: false, exit: 1, summary: "A typed operation could not be done on the page (the element is not a text field, not visible, the key is unknown…); the message says why." },
+  CONTAINMENT_UNAVAILABLE: { retryable: false, exit: 3, summary: "The worker cannot be contained here (no bwrap, no user namespaces, not Linux): a warning on every envelope, or the daemon's refusal to start under requireContainment." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

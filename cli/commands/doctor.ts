@@ -5,6 +5,7 @@ import type { Argv } from "yargs";
 import { connectExisting } from "../../client/daemon-client.js";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import type { Settings } from "../../shared/config.js";
+import { probeContainment, type ContainmentStatus } from "../../shared/containment.js";
 import { BwError } from "../../shared/errors.js";
 import { homeProblem } from "../../shared/home-check.js";
 import type { PathProblem } from "../../shared/path-trust.js";
@@ -53,8 +54,29 @@ function browserCheck(settings: Settings): Check {
   return { name: "browser", ok: false, detail: `${problem}; looked in ${searched.join(", ")}`, fix: INSTALL_HINT };
 }
 
+/**
+ * Whether a worker started now would be contained, and what the running daemon's is. Uncontained is a
+ * failed check only under requireContainment (the daemon would not start); otherwise it is said, with the fix.
+ */
+function containmentCheck(settings: Settings, here: ContainmentStatus, running: ContainmentStatus | undefined): Check {
+  const ok = here.active || !settings.requireContainment;
+  if (here.active) {
+    const stale = running !== undefined && !running.active
+      ? `; the running daemon started without it (${running.reason}): betterwright${settings.profile === "default" ? "" : ` --profile ${settings.profile}`} close --all, and the next call starts it contained`
+      : "";
+    return { name: "containment", ok, detail: `the worker runs in its own network, mount and pid namespaces (bwrap ${here.version})${stale}` };
+  }
+  return {
+    name: "containment",
+    ok,
+    detail: `UNAVAILABLE: ${here.reason}; the worker runs uncontained and every envelope carries CONTAINMENT_UNAVAILABLE${settings.requireContainment ? "; requireContainment is set, so the daemon will not start" : ""}`,
+    fix: here.fix,
+  };
+}
+
 export async function runChecks(settings: Settings): Promise<{ checks: Check[]; daemon: unknown }> {
   const layout = layoutFor(settings.home, settings.profile);
+  const containment = probeContainment({ env: process.env });
   const checks = [nodeCheck(), homeCheck(layout), browserCheck(settings)];
   const socketBytes = Buffer.byteLength(layout.socketPath);
   checks.push({
@@ -63,6 +85,7 @@ export async function runChecks(settings: Settings): Promise<{ checks: Check[]; 
     detail: layout.socketPath === layout.homeSocketPath ? `${layout.socketPath} (${socketBytes} bytes)` : `${layout.socketPath} (the home's path is too long for a unix socket; a short one is used)`,
   });
   let daemon: unknown = null;
+  let runningContainment: ContainmentStatus | undefined;
   const connection = await connectExisting(layout).catch((error: Error) => {
     if (error instanceof BwError && error.code === "UNSAFE_PATH") {
       const problem = error.details as PathProblem;
@@ -83,6 +106,7 @@ export async function runChecks(settings: Settings): Promise<{ checks: Check[]; 
         detail: `pid ${status.pid}, version ${status.version}${sameVersion ? "" : ` (this client is ${PACKAGE_VERSION}; it is replaced when idle)`}, up ${Math.round(status.uptimeMs / 1000)} s, ${status.sessions.length} session(s), browser ${status.browser.running ? "running" : "not started"}`,
       });
       checks.push({ name: "policy", ok: true, detail: JSON.stringify(status.settings.policy) });
+      runningContainment = status.containment;
     } finally {
       connection.peer.close();
     }
@@ -90,6 +114,7 @@ export async function runChecks(settings: Settings): Promise<{ checks: Check[]; 
     checks.push({ name: "daemon", ok: true, detail: "not running (started by the first call)" });
     checks.push({ name: "policy", ok: true, detail: JSON.stringify(settings.policy) });
   }
+  checks.push(containmentCheck(settings, await containment, runningContainment));
   return { checks, daemon };
 }
 

@@ -1,12 +1,14 @@
 // betterwright setup: find a browser, or install one. On Debian/Ubuntu as
 // root, Debian's packages (apt-get); elsewhere Playwright's installer where
-// the network allows; otherwise the exact command to run.
+// the network allows; otherwise the exact command to run. On Linux it also
+// installs bubblewrap (as root with apt-get), which contains the worker.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { Argv } from "yargs";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
+import { findBwrap, probeContainment } from "../../shared/containment.js";
 import { setupBrowsersDir } from "../../shared/paths.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
@@ -42,6 +44,16 @@ async function install(): Promise<string> {
   return "";
 }
 
+/** bubblewrap where it is missing and apt-get can add it; says whether the worker can now be contained. */
+async function ensureContainment(): Promise<{ active: boolean; detail: string }> {
+  if (process.platform === "linux" && findBwrap(process.env) === undefined && process.getuid?.() === 0 && existsSync("/usr/bin/apt-get")) {
+    process.stderr.write("bwrap not found; installing bubblewrap to contain the worker\n");
+    if (await run("apt-get", ["update", "-qq"])) await run("apt-get", ["install", "-y", "-qq", "bubblewrap"]);
+  }
+  const status = await probeContainment({ env: process.env });
+  return status.active ? { active: true, detail: `bwrap ${status.version}` } : { active: false, detail: `${status.reason} (fix: ${status.fix})` };
+}
+
 export function setupCommand(ctx: CliContext) {
   return {
     command: "setup",
@@ -57,11 +69,15 @@ export function setupCommand(ctx: CliContext) {
         installedWith = await install();
         found = discover().found;
       }
+      const containment = await ensureContainment();
       const result = found
-        ? { ok: true, browser: found.path, source: found.source, ...(installedWith ? { installedWith } : {}) }
-        : { ok: false, error: { code: "BROWSER_UNAVAILABLE", message: `${discover().problem}; install one with: ${INSTALL_HINT}`, retryable: false } };
+        ? { ok: true, browser: found.path, source: found.source, ...(installedWith ? { installedWith } : {}), containment }
+        : { ok: false, error: { code: "BROWSER_UNAVAILABLE", message: `${discover().problem}; install one with: ${INSTALL_HINT}`, retryable: false }, containment };
       if (wantsJson(args)) printJson(result);
-      else process.stdout.write(found ? safeLine`browser: ${found.path} (${found.source})\n` : safeLine`${result.error?.message}\n`);
+      else {
+        process.stdout.write(found ? safeLine`browser: ${found.path} (${found.source})\n` : safeLine`${result.error?.message}\n`);
+        process.stdout.write(safeLine`containment: ${containment.active ? "available" : "UNAVAILABLE"}, ${containment.detail}\n`);
+      }
       return found ? EXIT.ok : EXIT.infrastructure;
     }, args.json),
   };

@@ -1,9 +1,13 @@
 // The daemon's guard service: it holds the profile's NetworkPolicy, answers the
-// worker's `guard.check` (saying whether the answer may be cached) and a
-// client's `policy.check` dry run, resolving the host as the proxy would when
-// asked. It never starts a worker or a browser.
+// worker's `guard.check` (saying whether the answer may be cached), makes the
+// connections the worker's proxy asks for (`guard.connect`: decide, resolve,
+// decide again per address, dial the literal) and answers a client's
+// `policy.check` dry run. It never starts a worker or a browser.
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import { APPROVED_CONNECT_DEFAULTS, connectApproved, type ApprovedConnection } from "./approved-connect.js";
+import type { GuardDecision, GuardTarget } from "./guard-decision.js";
+import { defaultDial, type Dial } from "./upstream-dial.js";
 import type { PolicySettings } from "../../shared/config.js";
 import { BwError } from "../../shared/errors.js";
 import { proxyTarget } from "../../shared/guard/index.js";
@@ -19,6 +23,8 @@ export interface GuardServiceOptions {
   resolveTimeoutMs?: number;
   /** Addresses beyond this many are not reported (the proxy neither checks nor dials them). */
   maxResolvedAddresses?: number;
+  /** Opens a TCP connection to an IP literal; injected in tests. Default: net.connect. */
+  dial?: Dial;
   log?: (line: string) => void;
 }
 
@@ -63,9 +69,10 @@ export class GuardService {
   readonly #resolve: Resolve;
   readonly #resolveTimeoutMs: number;
   readonly #maxAddresses: number;
+  readonly #dial: Dial;
   readonly #log: (line: string) => void;
-  /** guard.check calls answered and denied since start (status; the guard benchmark's RPCs per load). */
-  readonly #counts = { checks: 0, denied: 0 };
+  /** Policy questions answered and denied, and connections asked for, since start (status; the guard benchmark). */
+  readonly #counts = { checks: 0, denied: 0, connects: 0 };
 
   /** A NetworkPolicy (possibly with a hook) only in the in-process host; a daemon has settings. */
   constructor(policy: PolicySettings | NetworkPolicy, options: GuardServiceOptions = {}) {
@@ -73,6 +80,7 @@ export class GuardService {
     this.#resolve = options.resolve ?? defaultResolve;
     this.#resolveTimeoutMs = options.resolveTimeoutMs ?? DEFAULT_RESOLVE_TIMEOUT_MS;
     this.#maxAddresses = options.maxResolvedAddresses ?? DEFAULT_MAX_ADDRESSES;
+    this.#dial = options.dial ?? defaultDial;
     this.#log = options.log ?? (() => {});
   }
 
@@ -92,6 +100,34 @@ export class GuardService {
     if (!answer.allowed) this.#counts.denied++;
     if (!answer.allowed) this.#log(`guard: denied ${url.slice(0, 300)} (${details.layer}${details.resourceType ? ` ${details.resourceType}` : ""}): ${answer.reason}`);
     return answer;
+  }
+
+  /**
+   * A connection the worker's proxy asks for: the policy is asked about the
+   * host as named and about every address it resolves to (each with the name it
+   * came from), and only an allowed literal is dialled. Never rejects.
+   */
+  async connect(host: string, port: number): Promise<ApprovedConnection> {
+    this.#counts.connects++;
+    const outcome = await connectApproved(host, port, {
+      authorize: (target) => this.#authorize(target),
+      resolve: this.#resolve,
+      dial: this.#dial,
+      now: () => performance.now(),
+      checkTimeoutMs: APPROVED_CONNECT_DEFAULTS.checkTimeoutMs,
+      connectTimeoutMs: APPROVED_CONNECT_DEFAULTS.connectTimeoutMs,
+      maxResolvedAddresses: this.#maxAddresses,
+    });
+    if (outcome.kind === "refused" && outcome.refusal !== "denied") this.#log(`guard: no connection to ${host.slice(0, 300)}:${port} (${outcome.refusal}): ${outcome.reason}`);
+    return outcome;
+  }
+
+  /** The proxy layer's question about one host or resolved address, phrased as the URL it would serve. */
+  async #authorize(target: GuardTarget): Promise<GuardDecision> {
+    const { url } = proxyTarget(target.host, target.port);
+    const details: RequestDetails = target.resolvedFrom === undefined ? { layer: "proxy" } : { layer: "proxy", resolvedFrom: target.resolvedFrom };
+    const answer = await this.check(url, details);
+    return { allowed: answer.allowed, reason: answer.reason };
   }
 
   /** A dry run of the policy (with the call's overrides) for one URL, and with `resolve` for every address of its host. */

@@ -1,15 +1,29 @@
 // What the worker may ask of the daemon while a snippet runs: a small fixed
-// set (guard checks, vault fill/list/generate, artifact reservations). Owner
-// methods never appear here; this registry is all the worker's pipe reaches.
-import { ArtifactsCommit, ArtifactsReserve, WorkerBlocked } from "../../shared/protocol/index.js";
+// set (guard checks and connections, vault fill/list/generate, artifact
+// reservations). Owner methods never appear here; this registry is all the
+// worker's pipe reaches. It is made per worker: guard.connect hands the socket
+// it dials to the worker that asked.
+import { ArtifactsCommit, ArtifactsReserve, GuardConnect, WorkerBlocked, type GuardConnectResult } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
 import type { Daemon } from "../daemon.js";
+import type { WorkerLink } from "../worker-process.js";
 import { registerGuardWorkerMethods } from "./guard-methods.js";
 import { registerVaultWorkerMethods } from "./vault-methods.js";
 
-export function registerWorkerMethods(registry: MethodRegistry<void>, daemon: Daemon): void {
+export function registerWorkerMethods(registry: MethodRegistry<void>, daemon: Daemon, link: WorkerLink): void {
   registerGuardWorkerMethods(registry, daemon);
   registerVaultWorkerMethods(registry, daemon);
+  registry.define(GuardConnect, async ({ host, port }): Promise<GuardConnectResult> => {
+    const outcome = await daemon.guard.connect(host, port);
+    if (outcome.kind === "refused") return { connected: false, refusal: outcome.refusal, reason: outcome.reason, checks: outcome.checks };
+    if (outcome.kind === "aborted") return { connected: false, refusal: "error", reason: "the connection was abandoned", checks: outcome.checks };
+    try {
+      const ticket = await link.sendSocket(outcome.socket);
+      return { connected: true, ticket, address: outcome.address, checks: outcome.checks };
+    } catch (error) {
+      return { connected: false, refusal: "error", reason: `the connection could not be handed to the worker: ${(error as Error).message}`, checks: outcome.checks };
+    }
+  });
   registry.define(ArtifactsReserve, (params) => daemon.artifacts.reserve(params));
   registry.define(ArtifactsCommit, (params) => daemon.artifacts.commit(params));
   registry.define(WorkerBlocked, (params) => {

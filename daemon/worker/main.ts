@@ -10,6 +10,7 @@ import { BrowserHost } from "./browser-host.js";
 import { operationRun } from "./ops/registry.js";
 import { loadPlaywright } from "./playwright.js";
 import { askDaemon, BrowserGuard } from "./guard/browser-guard.js";
+import { connectThroughDaemon } from "./guard-proxy/daemon-connect.js";
 import { scopeFunctions } from "./services.js";
 import { daemonArtifactClient } from "./services/artifact-client.js";
 import { WorkerArtifacts } from "./services/artifacts.js";
@@ -39,7 +40,7 @@ function main(): void {
         const init = params as WorkerInit;
         const artifacts = new WorkerArtifacts(daemonArtifactClient(peer), init.artifactsDir, log);
         host = new BrowserHost(init, log, scopeFunctions({ daemon: peer, init, log, artifacts }), (session) => watchdog.enter(session),
-          new BrowserGuard({ ask: askDaemon(peer), log, routeRequests: init.routeRequests === true }), artifacts);
+          new BrowserGuard({ ask: askDaemon(peer), connect: connectThroughDaemon(peer, process), log, routeRequests: init.routeRequests === true }), artifacts);
         // A worker exists only for calls that need the browser: launch it now, while the exec is on its way.
         // A failure here is reported by the first exec, which asks again.
         host.context().catch(() => {});

@@ -1,4 +1,5 @@
 // client → daemon: greeting, status, shutdown.
+import type { ContainmentStatus } from "../containment.js";
 import type { DaemonSettings } from "../config.js";
 import { anyObject, bool, num, obj, optional, str } from "../validate.js";
 import { declare } from "./declare.js";
@@ -21,9 +22,11 @@ export type HelloResult =
   | { status: "replacing"; daemon: DaemonIdentity; reason: string };
 
 export interface GuardCounts {
-  /** guard.check questions the worker's guard asked since the daemon started (answers it caches are not asked again). */
+  /** Policy questions since the daemon started: the routing layer's guard.check (answers it caches are not asked again) and the proxy's, one per host and resolved address of each connection. */
   checks: number;
   denied: number;
+  /** Connections the worker's proxy asked the daemon to make (guard.connect). */
+  connects: number;
 }
 
 export interface StatusResult extends DaemonIdentity {
@@ -31,6 +34,8 @@ export interface StatusResult extends DaemonIdentity {
   sessions: SessionSummary[];
   browser: { running: boolean; pid?: number | undefined };
   guard: GuardCounts;
+  /** Whether the worker runs contained, and if not why not (absent from daemons older than containment). */
+  containment?: ContainmentStatus;
 }
 
 export const Hello = declare<HelloResult>()("daemon.hello", obj({

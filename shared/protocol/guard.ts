@@ -64,3 +64,37 @@ export const PolicyCheck = declare<PolicyCheckResult>()("policy.check", obj({
   })),
   resolve: optional(bool()),
 }));
+
+// ---- guard.connect: the worker's proxy asks the daemon for a connection ----
+
+/** Why a dial attempt failed, in terms both proxy protocols can answer. */
+export type DialFailure = "refused" | "timeout" | "host-unreachable" | "network-unreachable" | "error";
+
+/** Why a connection got no tunnel. */
+export type Refusal = "denied" | "dns" | "invalid" | DialFailure;
+
+export type GuardConnectResult =
+  /** The daemon dialled an approved address; the socket follows on the worker's handle channel under `ticket`. */
+  | { connected: true; ticket: number; address: string; checks: number }
+  | { connected: false; refusal: Refusal; reason: string; checks: number };
+
+/** Longest host name (or IPv6 literal with a zone id) the proxy passes on; the SOCKS5 wire allows 255. */
+const MAX_CONNECT_HOST_CHARS = 255;
+
+/**
+ * The worker's guard proxy read a CONNECT (SOCKS5 or HTTP) from Chromium: the
+ * daemon asks its policy about the host and every address it resolves to,
+ * dials the first allowed literal and hands the connected socket over. The
+ * worker never dials: contained, it has no network to dial on.
+ */
+export const GuardConnect = declare<GuardConnectResult>()("guard.connect", obj({
+  host: str({ min: 1, max: MAX_CONNECT_HOST_CHARS }),
+  port: num({ min: 1, max: 65535, integer: true }),
+}));
+
+/** The message that carries a connected socket to the worker (Node's IPC channel, with the socket as its handle). */
+export interface GuardSocketMessage {
+  type: typeof GUARD_SOCKET_MESSAGE;
+  ticket: number;
+}
+export const GUARD_SOCKET_MESSAGE = "betterwright:guard-socket";

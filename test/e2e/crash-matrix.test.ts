@@ -11,7 +11,7 @@ import { ERROR_CODES, isErrorCode, type ErrorCode } from "../../shared/errors.js
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { daemonPids, destroyHome, runCli, tempHome, type CliResult } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
-import { childrenMatching, daemonProcessesOf, descendants, waitForExit } from "../helpers/procs.js";
+import { childrenMatching, daemonProcessesOf, descendants, waitForExit, workersOf } from "../helpers/procs.js";
 import { SeededRng } from "../helpers/seeded-rng.js";
 
 const SEED = 0xc4a5_0009;
@@ -63,7 +63,7 @@ function findTarget(home: string, target: Target): number | undefined {
   const [daemon] = daemonPids(home).filter((pid) => daemonProcessesOf(home).includes(pid));
   if (daemon === undefined) return undefined;
   if (target === "daemon") return daemon;
-  const [worker] = childrenMatching(daemon, /worker\/main\.js/);
+  const [worker] = workersOf(daemon);
   if (worker === undefined || target === "worker") return worker;
   return childrenMatching(worker, /chrom/i)[0];
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daemonPids, destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
-import { childrenMatching, commandLine, descendants, waitForExit } from "../helpers/procs.js";
+import { childrenMatching, commandLine, descendants, waitForExit, workersOf } from "../helpers/procs.js";
 
 const warningCodes = (envelope: { warnings?: { code: string }[] }) => (envelope.warnings ?? []).map((w) => w.code);
 
@@ -32,7 +32,7 @@ describe("crash recovery", () => {
     return pids[0]!;
   };
   const workerOf = (daemon: number) => {
-    const workers = childrenMatching(daemon, /worker\/main\.js/);
+    const workers = workersOf(daemon);
     expect(workers).toHaveLength(1);
     return workers[0]!;
   };

@@ -11,7 +11,7 @@ import { daemonSettingsOf, resolveConfig } from "../../shared/config.js";
 import { layoutFor } from "../../shared/paths.js";
 import { cleanEnv, daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
-import { alive, childrenMatching, daemonProcessesOf, waitForExit, until } from "../helpers/procs.js";
+import { alive, daemonProcessesOf, isWorkerNode, until, waitForExit, workersOf } from "../helpers/procs.js";
 
 function envOf(pid: number, name: string): string | undefined {
   try {
@@ -43,10 +43,10 @@ describe("the early worker", () => {
   const visit = () => `await page.goto(${JSON.stringify(`${server.url}/`)}); return page.title()`;
   /** Live workers started for this home, wherever they hang: their TMPDIR is under its worker-tmp folder. */
   const workersOfHome = () => readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number)
-    .filter((pid) => alive(pid) && (tmpdirOf(pid) ?? "").startsWith(root + path.sep));
+    .filter((pid) => alive(pid) && isWorkerNode(pid) && (tmpdirOf(pid) ?? "").startsWith(root + path.sep));
   const workerFolders = () => readdirSync(root).filter((name) => name.startsWith("w-"));
   const theWorker = (daemon: number) => {
-    const workers = childrenMatching(daemon, /worker\/main\.js/);
+    const workers = workersOf(daemon);
     expect(workers).toHaveLength(1);
     return workers[0]!;
   };

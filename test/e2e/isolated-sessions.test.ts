@@ -13,7 +13,7 @@ import { BetterWright, NetworkPolicy } from "../../dist/client/index.js";
 import { CANARY_PASSWORD, CANARY_USERNAME } from "../helpers/canary.js";
 import { cleanEnv, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
-import { childrenMatching, waitForExit } from "../helpers/procs.js";
+import { childrenMatching, waitForExit, workersOf } from "../helpers/procs.js";
 
 describe("isolated sessions", () => {
   let home: string;
@@ -190,7 +190,7 @@ describe("isolated sessions", () => {
 
   it("comes back after a worker or a browser restart with its settings and empty storage, saying SESSION_RESET", async () => {
     const daemon = JSON.parse(readFileSync(path.join(home, "daemon.json"), "utf8")).pid as number;
-    const worker = () => childrenMatching(daemon, /worker\/main\.js/)[0]!;
+    const worker = () => workersOf(daemon)[0]!;
     const after = `${echo().replace("return {", "return { width: await page.evaluate(() => innerWidth),")}`;
     const resetOf = (envelope: { warnings: { code: string; message: string }[] }) => envelope.warnings.find((w) => w.code === "SESSION_RESET");
 

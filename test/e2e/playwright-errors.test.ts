@@ -105,7 +105,7 @@ describe.each(browsers)("Playwright's error text, with %s", (executablePath) => 
     let closedPort: number;
 
     beforeAll(async () => {
-      guard = await startGuardProxy({ authorize: async () => ({ allowed: false, reason: "denied by the test" }) });
+      guard = await startGuardProxy({ connect: async () => ({ kind: "refused", refusal: "denied", reason: "denied by the test", checks: 1 }) });
       refusingHttpProxy = http.createServer((_request, response) => response.end());
       refusingHttpProxy.on("connect", (_request, socket: net.Socket) => socket.end("HTTP/1.1 403 Forbidden\r\n\r\n"));
       await new Promise<void>((resolve) => refusingHttpProxy.listen(0, "127.0.0.1", resolve));

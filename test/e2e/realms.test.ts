@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
 import { REALM_IDLE_MS } from "../../daemon/worker/session.js";
 import { daemonPids, destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
-import { childrenMatching } from "../helpers/procs.js";
+import { workersOf } from "../helpers/procs.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 interface Envelope {
@@ -132,7 +132,7 @@ describe("one realm per session", () => {
 
   it("an idle realm that holds nothing of the snippets' is retired and comes back empty; one that holds state stays", async () => {
     const [daemon] = daemonPids(home);
-    const [worker] = childrenMatching(daemon!, /worker\/main\.js/);
+    const [worker] = workersOf(daemon!);
     const threads = () => readdirSync(`/proc/${worker}/task`).length;
     expect(await exec("keeper", "state.kept = new Map([[1, 'one']]); return 1")).toMatchObject({ ok: true });
     expect(await exec("light", "await page.setContent('<title>light</title>'); return 1")).toMatchObject({ ok: true });

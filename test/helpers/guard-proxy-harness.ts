@@ -1,11 +1,17 @@
-// The guard proxy test harness: a recording dialer that connects only to
-// loopback literals and records every address it is asked for (so no packet
-// can leave the machine even if the proxy is broken; afterEach asserts that
-// invariant), a fake policy and resolver, and a minimal client of both protocols.
+// The guard proxy test harness: the worker's proxy front joined directly to the
+// daemon's side (decide, resolve, dial: approved-connect.ts) instead of over the
+// worker's channels; a recording dialer that connects only to loopback literals
+// and records every address it is asked for (so no packet can leave the machine
+// even if the guard is broken; afterEach asserts that invariant), a fake policy
+// and resolver, and a minimal client of both protocols.
 import { randomBytes } from "node:crypto";
 import { connect, createServer, isIP, Socket, type Server } from "node:net";
 import { afterEach, beforeAll, beforeEach, expect } from "vitest";
-import { startGuardProxy, type GuardDecision, type GuardProxyEvent, type GuardProxyOptions, type GuardTarget } from "../../daemon/worker/guard-proxy/guard-proxy.js";
+import { APPROVED_CONNECT_DEFAULTS, connectApproved, type ApprovedConnectOptions } from "../../daemon/guard/approved-connect.js";
+import type { CheckRecord, GuardDecision, GuardTarget } from "../../daemon/guard/guard-decision.js";
+import { defaultResolve } from "../../daemon/guard/guard-service.js";
+import { defaultDial, type DialFailure } from "../../daemon/guard/upstream-dial.js";
+import { startGuardProxy, type Connect, type GuardProxyEvent, type GuardProxyOptions } from "../../daemon/worker/guard-proxy/guard-proxy.js";
 import { parseReply, SocksCommand } from "../../daemon/worker/guard-proxy/socks5.js";
 
 export const LOOPBACK = new Set(["127.0.0.1", "::1"]);
@@ -143,16 +149,45 @@ export const RESOLVER_TABLE: Record<string, string[]> = {
   "slow.test": ["127.0.0.9"],
 };
 
-export async function guard(overrides: Partial<GuardProxyOptions> = {}) {
+/** The proxy's events, and the daemon side's policy checks and failed dials in the same list. */
+export type HarnessEvent =
+  | GuardProxyEvent
+  | ({ type: "check" } & CheckRecord)
+  | { type: "dial-failed"; address: string; port: number; failure: DialFailure; reason: string };
+
+type ConnectOverrides = Partial<Pick<ApprovedConnectOptions, "authorize" | "resolve" | "dial" | "checkTimeoutMs" | "connectTimeoutMs" | "maxResolvedAddresses">>;
+
+/** The daemon's decide-and-dial as the proxy's `connect`, in this process: what guard.connect runs. */
+export function localConnect(options: ConnectOverrides & { authorize: ApprovedConnectOptions["authorize"] }, events?: HarnessEvent[]): Connect {
+  const full: ApprovedConnectOptions = {
+    resolve: defaultResolve,
+    dial: defaultDial,
+    now: () => performance.now(),
+    ...APPROVED_CONNECT_DEFAULTS,
+    ...options,
+    onCheck: (record) => events?.push({ type: "check", ...record }),
+    onDialFailed: (address, port, failure, reason) => events?.push({ type: "dial-failed", address, port, failure, reason }),
+  };
+  return (host, port, signal) => connectApproved(host, port, full, signal);
+}
+
+export async function guard(overrides: Partial<Omit<GuardProxyOptions, "connect">> & ConnectOverrides = {}) {
   const policy = fakePolicy();
   const resolver = fakeResolver(RESOLVER_TABLE);
-  const events: GuardProxyEvent[] = [];
+  const events: HarnessEvent[] = [];
+  const { authorize, resolve, dial, checkTimeoutMs, connectTimeoutMs, maxResolvedAddresses, onEvent, ...front } = overrides;
+  const connectOptions: ConnectOverrides & { authorize: ApprovedConnectOptions["authorize"] } = {
+    authorize: authorize ?? policy.authorize,
+    resolve: resolve ?? resolver.resolve,
+    dial: dial ?? dialer.dial,
+    ...(checkTimeoutMs === undefined ? {} : { checkTimeoutMs }),
+    ...(connectTimeoutMs === undefined ? {} : { connectTimeoutMs }),
+    ...(maxResolvedAddresses === undefined ? {} : { maxResolvedAddresses }),
+  };
   const proxy = await startGuardProxy({
-    authorize: policy.authorize,
-    resolve: resolver.resolve,
-    dial: dialer.dial,
-    onEvent: (event) => events.push(event),
-    ...overrides,
+    connect: localConnect(connectOptions, events),
+    onEvent: onEvent ?? ((event) => events.push(event)),
+    ...front,
   });
   cleanups.push(() => proxy.close());
   return { proxy, policy, resolver, events };
@@ -277,4 +312,4 @@ export async function eventually(assertion: () => void, ms = 2_000): Promise<voi
   }
 }
 
-export const checksOf = (events: GuardProxyEvent[]) => events.filter((event) => event.type === "check");
+export const checksOf = (events: HarnessEvent[]) => events.filter((event) => event.type === "check");

@@ -45,6 +45,22 @@ export function descendants(root: number): number[] {
   return out;
 }
 
+/** Whether `pid` is a worker's Node process: not the bwrap processes around it, whose command lines name the worker too. */
+export function isWorkerNode(pid: number): boolean {
+  let argv: string[];
+  try {
+    argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  } catch {
+    return false;
+  }
+  return argv.length > 0 && !/(^|\/)bwrap$/.test(argv[0]!) && /worker\/main\.js$/.test(argv[argv.length - 1]!);
+}
+
+/** The worker Node processes of a daemon: its child, or when contained the Node process bwrap started under it. */
+export function workersOf(daemon: number): number[] {
+  return descendants(daemon).filter(isWorkerNode);
+}
+
 /** Direct children of `parent` whose command line matches. */
 export function childrenMatching(parent: number, pattern: RegExp): number[] {
   return allPids().filter((pid) => parentOf(pid) === parent && pattern.test(commandLine(pid)));

@@ -6,12 +6,14 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnDaemon } from "../../dist/client/spawn.js";
+import { planFor, profileWorkerDirs } from "../../dist/daemon/containment.js";
 import { discardWorker, spawnWorker, sweepWorkerTmp, workerTmpRoot } from "../../dist/daemon/worker-spawn.js";
 import { daemonSettingsOf, resolveConfig } from "../../shared/config.js";
+import { probeContainment } from "../../shared/containment.js";
 import { layoutFor } from "../../shared/paths.js";
 import { cleanEnv, destroyHome } from "../helpers/cli.js";
 import { startIdleDaemon } from "../helpers/idle-daemon.js";
-import { alive, waitForExit } from "../helpers/procs.js";
+import { alive, isWorkerNode, waitForExit } from "../helpers/procs.js";
 
 function envOf(pid: number): Record<string, string> {
   try {
@@ -25,7 +27,7 @@ function envOf(pid: number): Record<string, string> {
 /** Live processes whose TMPDIR lies under `root`: the workers of that browser env folder. */
 function workersUnder(root: string): number[] {
   return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number)
-    .filter((pid) => alive(pid) && (envOf(pid).TMPDIR ?? "").startsWith(root + path.sep));
+    .filter((pid) => alive(pid) && isWorkerNode(pid) && (envOf(pid).TMPDIR ?? "").startsWith(root + path.sep));
 }
 
 describe("the early worker", () => {
@@ -42,7 +44,9 @@ describe("the early worker", () => {
   });
 
   it("runs in a fresh temp folder of its own and exits when its daemon's end of the pipe closes, without worker.init", async () => {
-    const spawned = spawnWorker(browserEnvDir, cleanEnv(home, { NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt", BW_TEST_MARK: "1" }));
+    const env = cleanEnv(home, { NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt", BW_TEST_MARK: "1" });
+    const layout = layoutFor(home);
+    const spawned = spawnWorker(planFor(layout, profileWorkerDirs(layout), { explicit: null, headless: true }, await probeContainment({ env }), env));
     const pid = spawned.child.pid!;
     try {
       expect(path.dirname(spawned.tmpDir)).toBe(workerTmpRoot(browserEnvDir));

@@ -6,7 +6,7 @@ import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startGuardProxy } from "../../daemon/worker/guard-proxy/guard-proxy.js";
 import { encodeRequest, SocksCommand, SocksReply } from "../../daemon/worker/guard-proxy/socks5.js";
-import { cleanups, domainRequest, echoServer, eventually, expectEcho, fakePolicy, guard, httpConnect, open, socksConnect, useGuardProxyHarness } from "../helpers/guard-proxy-harness.js";
+import { cleanups, localConnect, domainRequest, echoServer, eventually, expectEcho, fakePolicy, guard, httpConnect, open, socksConnect, useGuardProxyHarness } from "../helpers/guard-proxy-harness.js";
 
 useGuardProxyHarness();
 
@@ -133,16 +133,16 @@ describe("scale and lifecycle", () => {
 
   it.each([
     ["a negative timeout", { handshakeTimeoutMs: -1 }],
-    ["an infinite timeout", { connectTimeoutMs: Number.POSITIVE_INFINITY }],
+    ["an infinite timeout", { idleTimeoutMs: Number.POSITIVE_INFINITY }],
     ["a zero handshake bound", { maxHandshakeBytes: 0 }],
   ])("refuses to start with %s", async (_name, overrides) => {
-    await expect(startGuardProxy({ authorize: fakePolicy().authorize, ...overrides })).rejects.toThrow(RangeError);
+    await expect(startGuardProxy({ connect: localConnect({ authorize: fakePolicy().authorize }), ...overrides })).rejects.toThrow(RangeError);
   });
 
   it("dials with net.connect by default (loopback literal only)", async () => {
     const echo = await echoServer();
     const policy = fakePolicy();
-    const proxy = await startGuardProxy({ authorize: policy.authorize });
+    const proxy = await startGuardProxy({ connect: localConnect({ authorize: policy.authorize }) });
     cleanups.push(() => proxy.close());
     const { wire, reply } = await socksConnect(proxy.port, encodeRequest(SocksCommand.CONNECT, "127.0.0.1", echo.port));
     expect(reply).toBe(SocksReply.SUCCEEDED);

@@ -88,28 +88,25 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-/** The worker's guard with the daemon's policy (blocked.test refused), every ask, dial, blocked entry and log line recorded. */
+/** The worker's guard with the daemon's guard service (blocked.test refused), every dial, blocked entry and log line recorded. */
 async function startGuard() {
-  const service = new GuardService({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: ["blocked.test"] });
-  const asks: string[] = [];
-  const ask: GuardAskFn = async (url, details) => {
-    asks.push(url);
-    return service.check(url, details);
-  };
   const dialer = recordingDialer();
+  const service = new GuardService({ allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: ["blocked.test"] }, { dial: dialer.dial, resolve: async () => ["127.0.0.1"] });
+  const ask: GuardAskFn = (url, details) => service.check(url, details);
   const logs: string[] = [];
   const blocked: BlockedRequest[] = [];
-  const guard = new BrowserGuard({ ask, dial: dialer.dial, resolve: async () => ["127.0.0.1"], log: (line) => logs.push(line) });
+  // What guard.connect does in the daemon, without the worker's channels in between.
+  const guard = new BrowserGuard({ ask, connect: (host, port) => service.connect(host, port), log: (line) => logs.push(line) });
   guards.push(guard);
   const proxy = await guard.proxy();
   // Without routing, attach only names where refusals go; a stand-in context is enough.
   await guard.attach({} as BrowserContext, (entry) => blocked.push({ ...entry, count: 1 }));
-  return { proxy, asks, dialed: dialer.asked, logs, blocked };
+  return { proxy, service, dialed: dialer.asked, logs, blocked };
 }
 
 describe.skipIf(!canSwitchUser)("the guard proxy and other local users", () => {
   it("closes another user's connection unanswered: no byte, no policy question, no blocked entry, nothing dialled", async () => {
-    const { proxy, asks, dialed, logs, blocked } = await startGuard();
+    const { proxy, service, dialed, logs, blocked } = await startGuard();
     const page = await runClient(NOBODY, proxy.port, "127.0.0.1", port);
     const refusedHost = await runClient(NOBODY, proxy.port, "blocked.test", 80);
     for (const result of [page, refusedHost]) {
@@ -117,7 +114,7 @@ describe.skipIf(!canSwitchUser)("the guard proxy and other local users", () => {
       expect(result.how).toBe("closed");
     }
     expect(served).toEqual([]);
-    expect(asks).toEqual([]);
+    expect(service.counts).toMatchObject({ checks: 0, connects: 0 });
     expect(dialed).toEqual([]);
     expect(blocked).toEqual([]);
     expect(proxy.stats()).toMatchObject({ peerRefused: 2, connections: 0, checks: 0, refused: 0 });
@@ -126,12 +123,12 @@ describe.skipIf(!canSwitchUser)("the guard proxy and other local users", () => {
   });
 
   it("serves the same client run as the owner, and reports the owner's refusals as blocked", async () => {
-    const { proxy, asks, blocked } = await startGuard();
+    const { proxy, service, blocked } = await startGuard();
     const page = await runClient(undefined, proxy.port, "127.0.0.1", port);
     expect(page.received.startsWith("\x05\x00\x05\x00")).toBe(true);
     expect(page.received).toContain("the owner's page");
     expect(served).toEqual(["/page"]);
-    expect(asks).toEqual([`http://127.0.0.1:${port}/`]);
+    expect(service.counts).toMatchObject({ checks: 1, connects: 1 });
 
     const refused = await runClient(undefined, proxy.port, "blocked.test", 80);
     expect(refused.received.charCodeAt(3)).toBe(0x02); // SOCKS reply: not allowed by ruleset

@@ -142,4 +142,19 @@ describe("the config module", () => {
     expect(resolveConfig({ flags: { home, noDaemon: true }, env: {} }).settings.noDaemon).toBe(true);
     expect(failure(() => resolveConfig({ flags: { home }, env: { BETTERWRIGHT_NO_DAEMON: "perhaps" } })).message).toContain("BETTERWRIGHT_NO_DAEMON");
   });
+
+  it("reads requireContainment from config.json, BETTERWRIGHT_REQUIRE_CONTAINMENT and --require-containment, as a daemon setting", () => {
+    expect(resolveConfig({ flags: { home }, env: {} }).settings.requireContainment).toBe(false);
+    writeConfig({ requireContainment: true });
+    const fromFile = resolveConfig({ flags: { home }, env: {} });
+    expect(fromFile.settings.requireContainment).toBe(true);
+    expect(fromFile.explicit.requireContainment).toBe(true);
+    expect(resolveConfig({ flags: { home }, env: { BETTERWRIGHT_REQUIRE_CONTAINMENT: "0" } }).settings.requireContainment).toBe(false);
+    writeConfig({});
+    expect(resolveConfig({ flags: { home }, env: { BETTERWRIGHT_REQUIRE_CONTAINMENT: "1" } }).explicit.requireContainment).toBe(true);
+    expect(resolveConfig({ flags: { home, requireContainment: true }, env: {} }).settings.requireContainment).toBe(true);
+    expect(failure(() => resolveConfig({ flags: { home }, env: { BETTERWRIGHT_REQUIRE_CONTAINMENT: "maybe" } })).message).toContain("BETTERWRIGHT_REQUIRE_CONTAINMENT");
+    writeConfig({ requireContainment: "sometimes" });
+    expect(failure(() => resolveConfig({ flags: { home }, env: {} })).message).toContain("requireContainment");
+  });
 });

@@ -37,11 +37,11 @@ describe("GuardService.check: the worker's question", () => {
 
   it("counts the questions it answered and the denials (daemon.status)", async () => {
     const service = new GuardService(HARDENED);
-    expect(service.counts).toEqual({ checks: 0, denied: 0 });
+    expect(service.counts).toEqual({ checks: 0, denied: 0, connects: 0 });
     await service.check("https://example.com/", { layer: "proxy" });
     await service.check("http://169.254.169.254/latest/meta-data/", { layer: "proxy" });
     await service.dryRun("http://10.0.0.1/");
-    expect(service.counts).toEqual({ checks: 2, denied: 1 });
+    expect(service.counts).toEqual({ checks: 2, denied: 1, connects: 0 });
   });
 
   it("never marks a hooked policy's answers cacheable, and a throwing hook denies", async () => {

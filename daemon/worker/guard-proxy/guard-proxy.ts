@@ -1,43 +1,29 @@
 // The worker's guard proxy: the only way out for Chromium and Playwright's own
-// requests. One loopback listener speaks SOCKS5 and HTTP CONNECT; every target is
-// authorized by name and by each resolved address, and only checked literals are
-// dialled. The policy itself lives in the daemon and is reached through `authorize`.
-// Only sockets of this process's uid are served (peer-check.ts).
+// requests. One loopback listener speaks SOCKS5 and HTTP CONNECT; for every
+// target it asks `connect` (the daemon, which decides with the policy and dials
+// only checked literals) and splices what it gets back. Contained, the listener
+// is in the worker's own network namespace, out of every other process's reach;
+// uncontained, only sockets of this process's uid are served (peer-check.ts).
 
-import { lookup } from "node:dns/promises";
 import { createServer, type Server, type Socket } from "node:net";
-import type { Authorize, Resolve } from "./guard-decision.js";
 import { DEFAULT_MAX_HEADER_BYTES } from "./http-connect.js";
 import { preparePeerCheck, type PeerCheckOptions } from "./peer-check.js";
-import { handleConnection, type ConnectionConfig, type GuardCounters, type GuardProxyEvent } from "./proxy-connection.js";
-import { defaultDial, type Dial } from "./upstream-dial.js";
+import { handleConnection, type Connect, type ConnectionConfig, type GuardCounters, type GuardProxyEvent } from "./proxy-connection.js";
 
-export type { Authorize, GuardDecision, GuardTarget, Resolve } from "./guard-decision.js";
-export type { GuardProtocol, GuardProxyEvent, Refusal } from "./proxy-connection.js";
-export type { Dial, DialFailure } from "./upstream-dial.js";
+export type { Connect, ConnectOutcome, GuardProtocol, GuardProxyEvent, Refusal } from "./proxy-connection.js";
 export type { PeerCheckOptions, ReadProcNet } from "./peer-check.js";
 
 export interface GuardProxyOptions {
-  /** Asks the policy about one host or resolved address; in production an RPC to the daemon. Throwing denies. */
-  authorize: Authorize;
-  /** Every address of a hostname, both families. Default: dns.lookup with `all`. */
-  resolve?: Resolve;
-  /** Opens a TCP connection to an IP literal. Default: net.connect. */
-  dial?: Dial;
+  /** Asks for an approved, connected upstream; in production guard.connect to the daemon. A rejection refuses. */
+  connect: Connect;
   /** Milliseconds clock for event durations. Default: performance.now. */
   now?: () => number;
   /** From accept until the request is fully read. Default 10 s. */
   handshakeTimeoutMs?: number;
-  /** Bound on each authorize call and on DNS resolution; a timeout denies. Default 10 s. */
-  checkTimeoutMs?: number;
-  /** Bound on each dial attempt. Default 10 s. */
-  connectTimeoutMs?: number;
   /** An established tunnel with no traffic either way for this long is closed; 0 disables. Default 5 min. */
   idleTimeoutMs?: number;
   /** Largest handshake (SOCKS greeting + request, or HTTP request head) accepted. Default 16 KiB. */
   maxHandshakeBytes?: number;
-  /** Resolved addresses beyond this many are neither checked nor dialled. Default 16. */
-  maxResolvedAddresses?: number;
   /**
    * Whose connections are served: the uid and the reader of /proc/net. Default:
    * this process's uid. Where /proc/net cannot be read (not Linux), every local
@@ -62,32 +48,18 @@ export interface GuardProxy {
 
 export const GUARD_PROXY_DEFAULTS = Object.freeze({
   handshakeTimeoutMs: 10_000,
-  checkTimeoutMs: 10_000,
-  connectTimeoutMs: 10_000,
   idleTimeoutMs: 5 * 60_000,
   maxHandshakeBytes: DEFAULT_MAX_HEADER_BYTES,
-  maxResolvedAddresses: 16,
 } as const);
 
-/** Every address of `host`, IPv4 and IPv6, in the resolver's order. */
-export const defaultResolve: Resolve = async (host) => {
-  const answers = await lookup(host, { all: true });
-  return answers.map((answer) => answer.address);
-};
-
 export async function startGuardProxy(options: GuardProxyOptions): Promise<GuardProxy> {
-  if (typeof options.authorize !== "function") throw new TypeError("startGuardProxy needs an authorize function");
+  if (typeof options.connect !== "function") throw new TypeError("startGuardProxy needs a connect function");
   const config: ConnectionConfig = {
-    authorize: options.authorize,
-    resolve: options.resolve ?? defaultResolve,
-    dial: options.dial ?? defaultDial,
+    connect: options.connect,
     now: options.now ?? (() => performance.now()),
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? GUARD_PROXY_DEFAULTS.handshakeTimeoutMs,
-    checkTimeoutMs: options.checkTimeoutMs ?? GUARD_PROXY_DEFAULTS.checkTimeoutMs,
-    connectTimeoutMs: options.connectTimeoutMs ?? GUARD_PROXY_DEFAULTS.connectTimeoutMs,
     idleTimeoutMs: options.idleTimeoutMs ?? GUARD_PROXY_DEFAULTS.idleTimeoutMs,
     maxHandshakeBytes: options.maxHandshakeBytes ?? GUARD_PROXY_DEFAULTS.maxHandshakeBytes,
-    maxResolvedAddresses: options.maxResolvedAddresses ?? GUARD_PROXY_DEFAULTS.maxResolvedAddresses,
   };
   validateConfig(config);
   const counters: GuardCounters = { connections: 0, active: 0, checks: 0, denied: 0, tunnels: 0, refused: 0, peerRefused: 0 };
@@ -181,9 +153,6 @@ function validateConfig(config: ConnectionConfig): void {
     }
   };
   bounded("handshakeTimeoutMs", 1, MAX_DELAY_MS);
-  bounded("checkTimeoutMs", 1, MAX_DELAY_MS);
-  bounded("connectTimeoutMs", 1, MAX_DELAY_MS);
   bounded("idleTimeoutMs", 0, MAX_DELAY_MS);
   bounded("maxHandshakeBytes", 64, 1024 * 1024);
-  bounded("maxResolvedAddresses", 1, 256);
 }

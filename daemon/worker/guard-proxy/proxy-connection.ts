@@ -1,25 +1,36 @@
 // One client connection through the guard: sniff the protocol, read a bounded
-// handshake, decide, dial the checked literals, answer, then splice the two sockets.
-// Nothing a client sends can throw out of here: every path ends in a reply, a
-// destroy, or a tunnel that tears both sides down together.
+// handshake, ask for the upstream (the daemon decides and dials), answer, then
+// splice the two sockets. Nothing a client sends can throw out of here: every
+// path ends in a reply, a destroy, or a tunnel that tears both sides down together.
 
 import type { Socket } from "node:net";
-import { decide, type Authorize, type CheckRecord, type DecisionOutcome, type Resolve } from "./guard-decision.js";
+import type { Refusal } from "../../../shared/protocol/index.js";
 import { encodeConnectResponse, parseConnectRequest, type ConnectStatus } from "./http-connect.js";
 import { encodeMethodSelection, encodeReply, parseGreeting, parseRequest, selectMethod, SOCKS_VERSION, SocksMethod, SocksReply, type SocksReplyCode } from "./socks5.js";
-import { dialFirst, type Dial, type DialFailure } from "./upstream-dial.js";
 
 export type GuardProtocol = "socks5" | "http-connect";
 
-/** Why a connection got no tunnel, in terms both protocols can answer. */
-export type Refusal = "denied" | "dns" | "invalid" | DialFailure;
+export type { Refusal };
+
+/** What asking for an upstream gives: a connected socket the daemon approved, or why not. */
+export type ConnectOutcome =
+  | { kind: "connected"; socket: Socket; address: string; checks: number }
+  | { kind: "refused"; refusal: Refusal; reason: string; checks: number }
+  /** The client went away first; nothing is left open. */
+  | { kind: "aborted"; checks: number };
+
+/**
+ * Asks for a connection to `host:port` as the client named it. In the worker,
+ * the daemon's guard.connect: the policy is asked about the host and every
+ * address it resolves to, and only a checked literal is dialled. Must not throw;
+ * a rejection refuses the connection.
+ */
+export type Connect = (host: string, port: number, signal: AbortSignal) => Promise<ConnectOutcome>;
 
 export type GuardProxyEvent =
   | { type: "accepted"; connectionId: number; remotePort: number | undefined }
   | { type: "request"; connectionId: number; protocol: GuardProtocol; host: string; port: number }
-  | ({ type: "check"; connectionId: number } & CheckRecord)
   | { type: "refused"; connectionId: number; protocol: GuardProtocol; host: string; port: number; refusal: Refusal; reason: string }
-  | { type: "dial-failed"; connectionId: number; address: string; port: number; failure: DialFailure; reason: string }
   | { type: "connected"; connectionId: number; protocol: GuardProtocol; host: string; port: number; address: string; durationMs: number }
   | { type: "protocol-error"; connectionId: number; protocol: GuardProtocol | "unknown"; reason: string }
   | { type: "closed"; connectionId: number; bytesFromClient: number; bytesToClient: number; durationMs: number }
@@ -29,21 +40,17 @@ export type GuardProxyEvent =
   | { type: "peer-check-unavailable"; reason: string };
 
 export interface ConnectionConfig {
-  authorize: Authorize;
-  resolve: Resolve;
-  dial: Dial;
+  connect: Connect;
   now: () => number;
   handshakeTimeoutMs: number;
-  checkTimeoutMs: number;
-  connectTimeoutMs: number;
   idleTimeoutMs: number;
   maxHandshakeBytes: number;
-  maxResolvedAddresses: number;
 }
 
 export interface GuardCounters {
   connections: number;
   active: number;
+  /** Policy questions asked for this proxy's connections (by name and per resolved address). */
   checks: number;
   denied: number;
   tunnels: number;
@@ -186,43 +193,32 @@ export function handleConnection(client: Socket, ctx: ConnectionContext): void {
   }
 
   async function connectUpstream(proto: GuardProtocol, host: string, port: number, early: Buffer): Promise<void> {
-    const outcome: DecisionOutcome = await decide(host, port, {
-      authorize: config.authorize,
-      resolve: config.resolve,
-      now: config.now,
-      checkTimeoutMs: config.checkTimeoutMs,
-      maxResolvedAddresses: config.maxResolvedAddresses,
-      signal: abort.signal,
-      onCheck: (record) => {
-        counters.checks += 1;
-        ctx.emit({ type: "check", connectionId: ctx.id, ...record });
-      },
-    });
-    if (abort.signal.aborted) return;
-    if (outcome.kind === "denied") {
-      counters.denied += 1;
-      return refuse(proto, host, port, "denied", outcome.reason);
+    let outcome: ConnectOutcome;
+    try {
+      outcome = await config.connect(host, port, abort.signal);
+    } catch (error) {
+      // Failure is closed: a question that could not be asked denies, as a failed check does.
+      outcome = { kind: "refused", refusal: "denied", reason: `guard check failed: ${error instanceof Error ? error.message : String(error)}`, checks: 0 };
     }
-    if (outcome.kind === "unresolved") return refuse(proto, host, port, "dns", outcome.reason);
-    if (outcome.kind === "invalid") return refuse(proto, host, port, "invalid", outcome.reason);
-
-    const dialed = await dialFirst(outcome.addresses, port, {
-      dial: config.dial,
-      connectTimeoutMs: config.connectTimeoutMs,
-      signal: abort.signal,
-      onSocket: ctx.track,
-      onAttemptFailed: (address, failure, reason) => ctx.emit({ type: "dial-failed", connectionId: ctx.id, address, port, failure, reason }),
-    });
-    if (dialed.kind === "aborted") return;
-    if (dialed.kind === "failed") return refuse(proto, host, port, dialed.failure, dialed.reason);
-    const upstream = dialed.socket;
+    counters.checks += outcome.checks;
+    if (outcome.kind === "aborted") return;
+    if (outcome.kind === "refused") {
+      if (abort.signal.aborted) return;
+      if (outcome.refusal === "denied") counters.denied += 1;
+      return refuse(proto, host, port, outcome.refusal, outcome.reason);
+    }
+    const upstream = outcome.socket;
+    ctx.track(upstream);
+    // A socket handed over from another process starts as Node makes it (no half-open); the tunnel carries a FIN each way.
+    upstream.allowHalfOpen = true;
+    upstream.on("error", () => {});
     if (abort.signal.aborted || client.destroyed) {
       upstream.destroy();
       return;
     }
 
     counters.tunnels += 1;
-    ctx.emit({ type: "connected", connectionId: ctx.id, protocol: proto, host, port, address: dialed.address, durationMs: config.now() - startedAt });
+    ctx.emit({ type: "connected", connectionId: ctx.id, protocol: proto, host, port, address: outcome.address, durationMs: config.now() - startedAt });
     client.write(proto === "socks5" ? encodeReply(SocksReply.SUCCEEDED, bindOf(upstream)) : encodeConnectResponse(200));
     splice(upstream, early);
   }

@@ -1,12 +1,13 @@
 // The worker's network guard: the loopback proxy Chromium is launched behind
-// (Playwright's `proxy` option, so its APIRequestContext uses it too), the
-// routing layer on the browser context, and the ≤5 s decision cache in front
-// of the daemon's `guard.check`. The policy itself never enters this process.
+// (Playwright's `proxy` option, so its APIRequestContext uses it too), whose
+// upstreams the daemon decides and dials (guard.connect), the routing layer on
+// the browser context, and the ≤5 s decision cache in front of the daemon's
+// `guard.check` for that layer. The policy itself never enters this process.
 import type { BrowserContext, BrowserContextOptions, LaunchOptions } from "playwright-core";
 import { CachedGuard, proxyTarget, type PolicyDecision, type RequestDetails } from "../../../shared/guard/index.js";
 import { GuardCheck as GuardCheckMethod } from "../../../shared/protocol/index.js";
 import type { RpcPeer } from "../../../shared/rpc.js";
-import { startGuardProxy, type Dial, type GuardDecision, type GuardProxy, type GuardProxyEvent, type GuardTarget, type PeerCheckOptions, type Resolve } from "../guard-proxy/guard-proxy.js";
+import { startGuardProxy, type Connect, type GuardProxy, type GuardProxyEvent, type PeerCheckOptions } from "../guard-proxy/guard-proxy.js";
 import { rateLimitedLog } from "./rate-limited-log.js";
 import { installRouteLayer, type BlockedSink, type GuardRefusal } from "./route-layer.js";
 
@@ -19,13 +20,13 @@ export const PEER_REFUSED_LOG_INTERVAL_MS = 60_000;
 export type GuardAskFn = (url: string, details: RequestDetails) => Promise<unknown>;
 
 export interface BrowserGuardOptions {
+  /** The routing layer's question (guard.check), through the decision cache. */
   ask: GuardAskFn;
+  /** The proxy's upstreams: in the worker, the daemon decides and dials (connectThroughDaemon). */
+  connect: Connect;
   log?: (line: string) => void;
   /** Install the routing layer (custom-hook policies only; the proxy enforces host decisions either way). */
   routeRequests?: boolean;
-  /** Injected in tests (DNS rebinding, recorded dials). */
-  resolve?: Resolve;
-  dial?: Dial;
   now?: () => number;
   /** Whose sockets the proxy serves (default: this process's uid, through /proc/net). */
   peers?: PeerCheckOptions;
@@ -54,21 +55,12 @@ export class BrowserGuard {
     return this.cache.check(url, details);
   }
 
-  /** The proxy's question: the host as named (or an address it resolved to), phrased as a URL. */
-  readonly authorize = async (target: GuardTarget): Promise<GuardDecision> => {
-    const { url } = proxyTarget(target.host, target.port);
-    const details: RequestDetails = target.resolvedFrom === undefined ? { layer: "proxy" } : { layer: "proxy", resolvedFrom: target.resolvedFrom };
-    return this.check(url, details);
-  };
-
   /** Starts the proxy once; it outlives browser restarts. */
   proxy(): Promise<GuardProxy> {
     if (this.#proxy === undefined) {
       const starting = startGuardProxy({
-        authorize: this.authorize,
+        connect: this.#options.connect,
         onEvent: (event) => this.#onProxyEvent(event),
-        ...(this.#options.resolve ? { resolve: this.#options.resolve } : {}),
-        ...(this.#options.dial ? { dial: this.#options.dial } : {}),
         ...(this.#options.peers ? { peers: this.#options.peers } : {}),
       });
       this.#proxy = starting;
@@ -109,7 +101,7 @@ export class BrowserGuard {
       return this.#logPeerRefused(`guard proxy: closed a connection from ${event.remoteAddress ?? "?"}:${event.remotePort ?? "?"} unanswered: ${event.reason}`);
     }
     if (event.type === "peer-check-unavailable") {
-      return this.#options.log?.(`guard proxy: cannot tell whose connections it serves (${event.reason}); any local user can use it until the worker is contained`);
+      return this.#options.log?.(`guard proxy: cannot tell whose connections it serves (${event.reason}); uncontained, any local user can use it`);
     }
     if (event.type !== "refused" || (event.refusal !== "denied" && event.refusal !== "dns")) return;
     let url: string;

@@ -1,4 +1,4 @@
-// The proxy's decision for one CONNECT target: ask about the host as named, resolve
+// The guard's decision for one CONNECT target, made in the daemon: ask about the host as named, resolve
 // it, ask about every resolved address, and hand back only the literals that were
 // allowed. The caller dials nothing else, so a name can never be re-resolved to an
 // address nobody checked (DNS rebinding). Every failure denies.

@@ -1,13 +1,14 @@
-// Dialling the upstream: try the checked literals in order, first connect wins.
-// Only IP literals reach this module, so the dialer never performs a lookup of
-// its own; each attempt is bounded and abandoned when the client goes away.
+// Dialling the upstream, in the daemon: try the checked literals in order, first
+// connect wins. Only IP literals reach this module, so the dialer never performs
+// a lookup of its own; each attempt is bounded and abandoned when the client goes away.
 
 import { connect, isIP, type Socket } from "node:net";
+import type { DialFailure } from "../../shared/protocol/index.js";
+
+export type { DialFailure };
 
 /** Open a TCP connection to an IP literal. Must return at once; connection completes with 'connect'. */
 export type Dial = (address: string, port: number) => Socket;
-
-export type DialFailure = "refused" | "timeout" | "host-unreachable" | "network-unreachable" | "error";
 
 export type DialOutcome =
   | { kind: "connected"; socket: Socket; address: string }
