@@ -23,7 +23,12 @@ export class EventBridge {
   private readonly dialogs = new Map<string, Dialog>();
   private nextDialogNumber = 1;
 
-  constructor(private readonly deliver: Deliver, private readonly log: (line: string) => void = () => {}) {}
+  constructor(
+    private readonly deliver: Deliver,
+    private readonly log: (line: string) => void = () => {},
+    /** Takes a dialog no run handles before it is dismissed (a typed operation armed for it); true when it did. */
+    private readonly claim: (pageId: string, dialog: Dialog) => boolean = () => false,
+  ) {}
 
   startRun(token: string): void {
     this.endRun();
@@ -77,6 +82,7 @@ export class EventBridge {
       if (this.deliver(token, event)) return;
       this.dialogs.delete(dialogId);
     }
+    if (this.claim(pageId, dialog)) return;
     void dialog.dismiss().catch((error: Error) => this.log(`dismissing a dialog: ${error.message}`));
   }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { checkOperation, OPERATIONS, REF_PATTERN } from "../../shared/operations/index.js";
 import { operationsReference, REFERENCE_BEGIN, REFERENCE_END } from "../../shared/operations/reference.js";
 import { OP_HANDLERS } from "../../daemon/worker/ops/registry.js";
+import { urlMatcher } from "../../daemon/worker/ops/url-glob.js";
 import { opArgsFromCli, verbOptions } from "../../cli/op-args.js";
 import { GLOBAL_OPTIONS, POLICY_OPTIONS } from "../../cli/global-options.js";
 import { failure } from "../helpers/failure.js";
@@ -53,6 +54,17 @@ describe("the operation table", () => {
     expect(checkOperation("fill", { target: { selector: "css=#a')" }, value: "" }).args).toEqual({ target: { selector: "css=#a')" }, value: "" });
     for (const ref of ["e1", "e12", "f1e3", "f12e300"]) expect(ref).toMatch(REF_PATTERN);
     for (const bad of ["e0", "e", "f1", "x1", "e1f1", " e1", "E1"]) expect(bad).not.toMatch(REF_PATTERN);
+  });
+});
+
+describe("URL patterns of waits", () => {
+  it("match exactly, or as globs: * within a segment, ** across", () => {
+    expect(urlMatcher("http://a.test/x")("http://a.test/x")).toBe(true);
+    expect(urlMatcher("http://a.test/x")("http://a.test/x?y")).toBe(false);
+    expect(urlMatcher("**/api/*")("http://a.test/v1/api/data?token=1")).toBe(true);
+    expect(urlMatcher("**/api/*")("http://a.test/api/v1/data")).toBe(false);
+    expect(urlMatcher("http://a.test/*.html")("http://a.test/p.html")).toBe(true);
+    expect(urlMatcher("http://a.test/*.html")("http://a.test/phtml")).toBe(false);
   });
 });
 

@@ -2,7 +2,7 @@
 // shows (so a ref or a cursor of an older one is refused), its previous
 // snapshot (the baseline of --diff), its observation buffers; and for the
 // session, the refs of its latest snapshot, the only ones actions accept.
-import type { ElementHandle, JSHandle, Page } from "playwright-core";
+import type { Dialog, ElementHandle, JSHandle, Page } from "playwright-core";
 import { BwError } from "../../../shared/errors.js";
 import { PageObserver } from "./observe/page-observer.js";
 import type { AriaTree } from "./snapshot/aria-render.js";
@@ -57,12 +57,25 @@ export interface Baseline {
   depth: number | undefined;
 }
 
+export interface DialogAnswer {
+  action: "accept" | "dismiss";
+  promptText?: string | undefined;
+}
+
+export function answerDialog(dialog: Dialog, answer: DialogAnswer): Promise<void> {
+  return answer.action === "accept" ? dialog.accept(answer.promptText) : dialog.dismiss();
+}
+
 export interface PageEntry {
   page: Page;
   document: PageDocument;
   observer: PageObserver;
   /** The page's previous whole-page snapshot (for --diff). */
   baseline?: Baseline;
+  /** How the page's next dialog is answered (the `dialog` operation); without it, dialogs are dismissed. */
+  armedDialog?: DialogAnswer;
+  /** Operations waiting for the page's next dialog (action_and_wait), first come first served. */
+  dialogWaiters: ((dialog: Dialog) => void)[];
 }
 
 /** The session's latest snapshot: refs are accepted only from it, only on its page and document. */
@@ -86,7 +99,7 @@ export class SessionPageState {
 
   /** A page of the session opened: its observation starts now. */
   attach(pageId: string, page: Page): void {
-    this.pages.set(pageId, { page, document: new PageDocument(page), observer: new PageObserver(page, this.now) });
+    this.pages.set(pageId, { page, document: new PageDocument(page), observer: new PageObserver(page, this.now), dialogWaiters: [] });
     page.on("close", () => this.forget(pageId));
   }
 
@@ -103,6 +116,22 @@ export class SessionPageState {
   bind(binding: RefBinding): void {
     for (const handle of this.latest?.frames.values() ?? []) void handle.dispose().catch(() => {});
     this.latest = binding;
+  }
+
+  /** A dialog no snippet handles: an operation waiting for it, or the answer armed for it, takes it. */
+  claimDialog(pageId: string, dialog: Dialog): boolean {
+    const entry = this.pages.get(pageId);
+    if (!entry) return false;
+    const waiter = entry.dialogWaiters.shift();
+    if (waiter) {
+      waiter(dialog);
+      return true;
+    }
+    const armed = entry.armedDialog;
+    if (!armed) return false;
+    entry.armedDialog = undefined;
+    void answerDialog(dialog, armed).catch(() => {});
+    return true;
   }
 
   private forget(pageId: string): void {

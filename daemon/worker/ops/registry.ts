@@ -4,35 +4,41 @@
 import { BwError } from "../../../shared/errors.js";
 import { checkOperation } from "../../../shared/operations/index.js";
 import type { WorkerOutcome } from "../../../shared/envelope.js";
-import type { OpContext, OpStart } from "./op-context.js";
+import type { OpContext, OpSessionContext, OpStart } from "./op-context.js";
 import { opError } from "./op-errors.js";
 import type { OpHandler } from "./handler.js";
 import { inspectionHandlers } from "./handlers/inspection.js";
 import { interactionHandlers } from "./handlers/interaction.js";
 import { navigationHandlers } from "./handlers/navigation.js";
 import { serviceHandlers } from "./handlers/services.js";
+import { waitHandlers } from "./handlers/waits.js";
 
 export const OP_HANDLERS: ReadonlyMap<string, OpHandler> = new Map(
-  [...navigationHandlers, ...inspectionHandlers, ...interactionHandlers, ...serviceHandlers].map((h) => [h.name, h]),
+  [...navigationHandlers, ...inspectionHandlers, ...interactionHandlers, ...serviceHandlers, ...waitHandlers].map((h) => [h.name, h]),
 );
+
+/** Runs an operation's handler on checked arguments: its handles released at the end, its failure given a code. */
+export async function runHandler(name: string, session: OpSessionContext, args: Record<string, unknown>, secretArg: (path: string) => void = () => {}): Promise<unknown> {
+  const handler = OP_HANDLERS.get(name);
+  if (!handler) throw new BwError("INVALID_ARGUMENT", `operation ${name} is not available in this worker`);
+  const releases: (() => Promise<unknown>)[] = [];
+  const ctx: OpContext = { ...session, secretArg, defer: (release) => { releases.push(release); } };
+  try {
+    return await handler.run(ctx, args);
+  } catch (error) {
+    throw opError(error);
+  } finally {
+    for (const release of releases) void release().catch(() => {});
+  }
+}
 
 /** An operation ready to start in a session's lane, and what its outcome gains afterwards (secret arguments). */
 export function operationRun(name: string, rawArgs: unknown): { start: OpStart; finish(outcome: WorkerOutcome): WorkerOutcome } {
   const secretArgs: string[] = [];
   const start: OpStart = async (session) => {
     const { args } = checkOperation(name, rawArgs);
-    const handler = OP_HANDLERS.get(name);
-    if (!handler) throw new BwError("INVALID_ARGUMENT", `operation ${name} is not available in this worker`);
-    const releases: (() => Promise<unknown>)[] = [];
-    const ctx: OpContext = { ...session, secretArg: (path) => { secretArgs.push(path); }, defer: (release) => { releases.push(release); } };
-    try {
-      await session.pages.ensure();
-      return await handler.run(ctx, args);
-    } catch (error) {
-      throw opError(error);
-    } finally {
-      for (const release of releases) void release().catch(() => {});
-    }
+    await session.pages.ensure();
+    return runHandler(name, session, args, (path) => { secretArgs.push(path); });
   };
   return {
     start,

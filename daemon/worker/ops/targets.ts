@@ -56,6 +56,13 @@ async function resolveRef(ctx: OpContext, page: Page, pageId: string, ref: strin
   let handles: ElementHandle[];
   try {
     handles = await locator.elementHandles();
+    if (handles.length === 0) {
+      // Another snapshot of this document (a snippet's page.ariaSnapshot()) may have replaced Playwright's map of
+      // refs. An element keeps its ref across ai snapshots of one document, so one more gives that ref back to
+      // the element that had it, if it is still there, and to no other.
+      await page.ariaSnapshotJSON({ mode: "ai", timeout: ctx.run.remainingMs() }).catch(() => undefined);
+      handles = await locator.elementHandles();
+    }
   } catch (error) {
     throw opError(error, { ref: true, target: ref });
   }

@@ -4,7 +4,7 @@
 // every Playwright wait is bounded by what is left of the budget.
 import type { Page } from "playwright-core";
 import { BwError } from "../../../../shared/errors.js";
-import { Ops, type ActionResult, type Target } from "../../../../shared/operations/index.js";
+import { Ops, type ActionResult, type ArgsOf, type Target } from "../../../../shared/operations/index.js";
 import type { OpContext } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import { handle } from "../handler.js";
@@ -54,22 +54,32 @@ function focusedIsPassword(page: Page): Promise<boolean> {
   }).catch(() => true);
 }
 
-export const interactionHandlers = [
-  handle(Ops.click, async (ctx, args) => {
-    const resolved = await resolveTarget(ctx, args.target, { point: true });
-    const options = { ...budget(ctx), ...(args.button ? { button: args.button as "left" } : {}), ...(args.modifiers ? { modifiers: args.modifiers as "Alt"[] } : {}) };
-    if (resolved.kind === "point") {
-      const page = activePage(ctx);
-      for (const m of args.modifiers ?? []) await page.keyboard.down(m);
-      try {
-        await page.mouse.click(resolved.x, resolved.y, { ...(args.button ? { button: args.button as "left" } : {}), clickCount: args.double ? 2 : 1 });
-      } finally {
-        for (const m of [...(args.modifiers ?? [])].reverse()) await page.keyboard.up(m);
-      }
-      return { target: resolved.describe };
+/** A click on a target (an element or a point), as `click` and `action_and_wait` do it. */
+export async function click(ctx: OpContext, args: ArgsOf<typeof Ops.click.args>): Promise<ActionResult> {
+  const resolved = await resolveTarget(ctx, args.target, { point: true });
+  const options = { ...budget(ctx), ...(args.button ? { button: args.button as "left" } : {}), ...(args.modifiers ? { modifiers: args.modifiers as "Alt"[] } : {}) };
+  if (resolved.kind === "point") {
+    const page = activePage(ctx);
+    for (const m of args.modifiers ?? []) await page.keyboard.down(m);
+    try {
+      await page.mouse.click(resolved.x, resolved.y, { ...(args.button ? { button: args.button as "left" } : {}), clickCount: args.double ? 2 : 1 });
+    } finally {
+      for (const m of [...(args.modifiers ?? [])].reverse()) await page.keyboard.up(m);
     }
-    return on(resolved, (el) => (args.double ? el.dblclick(options) : el.click(options)));
-  }),
+    return { target: resolved.describe };
+  }
+  return on(resolved, (el) => (args.double ? el.dblclick(options) : el.click(options)));
+}
+
+/** A key press on a target, or on whatever has the focus. */
+export async function press(ctx: OpContext, args: ArgsOf<typeof Ops.press.args>): Promise<ActionResult> {
+  if (args.target !== undefined) return onTarget(ctx, args.target, (el) => el.press(args.key, budget(ctx)));
+  await mapErrors({ target: "the focused element" }, () => activePage(ctx).keyboard.press(args.key));
+  return { target: "the focused element" };
+}
+
+export const interactionHandlers = [
+  handle(Ops.click, click),
   handle(Ops.hover, async (ctx, args) => {
     const resolved = await resolveTarget(ctx, args.target, { point: true });
     if (resolved.kind !== "point") return on(resolved, (el) => el.hover(budget(ctx)));
@@ -123,11 +133,7 @@ export const interactionHandlers = [
   }),
   handle(Ops.check, (ctx, args) => onTarget(ctx, args.target, (el) => el.check(budget(ctx)))),
   handle(Ops.uncheck, (ctx, args) => onTarget(ctx, args.target, (el) => el.uncheck(budget(ctx)))),
-  handle(Ops.press, async (ctx, args) => {
-    if (args.target !== undefined) return onTarget(ctx, args.target, (el) => el.press(args.key, budget(ctx)));
-    await mapErrors({ target: "the focused element" }, () => activePage(ctx).keyboard.press(args.key));
-    return { target: "the focused element" };
-  }),
+  handle(Ops.press, press),
   handle(Ops.scroll, async (ctx, args) => {
     const page = activePage(ctx);
     const resolved = args.target === undefined ? undefined : await resolveTarget(ctx, args.target, { point: true });

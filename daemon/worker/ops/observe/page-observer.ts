@@ -7,7 +7,7 @@ import type { ObserveEntry, ObserveResult } from "../../../../shared/operations/
 import { RingBuffer } from "./ring-buffer.js";
 import { safeUrl } from "./safe-url.js";
 
-export const OBSERVE_CAPACITY = { console: 500, errors: 200, network: 1_000 } as const;
+export const OBSERVE_CAPACITY = { console: 500, errors: 200, network: 1_000, dialogs: 100 } as const;
 export const MAX_OBSERVED_TEXT = 2_000;
 
 export type ObserveSource = keyof typeof OBSERVE_CAPACITY;
@@ -22,6 +22,7 @@ export class PageObserver {
     console: new RingBuffer<Entry>(OBSERVE_CAPACITY.console),
     errors: new RingBuffer<Entry>(OBSERVE_CAPACITY.errors),
     network: new RingBuffer<Entry>(OBSERVE_CAPACITY.network),
+    dialogs: new RingBuffer<Entry>(OBSERVE_CAPACITY.dialogs),
   };
   /** A request's entry, to add its status or failure when they come. */
   private readonly requests = new WeakMap<Request, ObserveEntry>();
@@ -32,6 +33,9 @@ export class PageObserver {
     });
     page.on("pageerror", (error) => {
       this.buffers.errors.push({ at: this.stamp(), type: String(error.name ?? "Error"), text: clip(String(error.message ?? "")) });
+    });
+    page.on("dialog", (dialog) => {
+      this.buffers.dialogs.push({ at: this.stamp(), type: dialog.type(), text: clip(dialog.message()) });
     });
     page.on("request", (request) => {
       const entry = this.buffers.network.push({ at: this.stamp(), type: request.method(), url: safeUrl(request.url()), resourceType: request.resourceType() });
