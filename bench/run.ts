@@ -10,6 +10,7 @@ import { coldCall, libraryCall } from "./scenarios/library.js";
 import { mcpCall } from "./scenarios/mcp.js";
 import { memory } from "./scenarios/memory.js";
 import { guardLoad, replStream, transcriptOverhead } from "./scenarios/overhead.js";
+import { operations } from "./scenarios/operations.js";
 import { warmCli } from "./scenarios/startup.js";
 import { printTable, type Row } from "./stats.js";
 
@@ -25,6 +26,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["guard: 100 subresources", guardLoad],
   ["transcript and envelope overhead", transcriptOverhead],
   ["streamed snippets (repl)", replStream],
+  ["typed operations", operations],
   ["MCP front door", mcpCall],
 ];
 

@@ -1,7 +1,7 @@
 // The typed operations: the table, its argument checks and result types.
 // Light on purpose: the CLI's warm path imports it.
 import { BwError } from "../errors.js";
-import { checkOperationArgs, type ArgSpec, type ArgsOf, type OperationSpec } from "./spec.js";
+import { checkOperationArgs, type ArgSpec, type ArgsIn, type OperationSpec } from "./spec.js";
 import type * as Table from "./table.js";
 import { OPERATIONS } from "./table.js";
 
@@ -18,8 +18,8 @@ type Specs = Extract<(typeof Table)[keyof typeof Table], AnySpec>;
 /** Every operation's name, as a type. */
 export type OperationName = Specs["name"];
 type SpecOf<N extends OperationName> = Extract<Specs, { name: N }>;
-/** The arguments of operation N. */
-export type OperationArgs<N extends OperationName> = SpecOf<N> extends OperationSpec<infer S, unknown, N> ? ArgsOf<S> : never;
+/** The arguments of operation N, as a caller writes them (a ref target may be a plain "e12"). */
+export type OperationArgs<N extends OperationName> = SpecOf<N> extends OperationSpec<infer S, unknown, N> ? ArgsIn<S> : never;
 /** The result of operation N (the envelope's `result`). */
 export type OperationResult<N extends OperationName> = SpecOf<N> extends OperationSpec<readonly ArgSpec[], infer R, N> ? R : never;
 

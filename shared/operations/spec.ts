@@ -39,10 +39,21 @@ type KindType<K> =
             : K extends { kind: "fields" } ? FormField[]
               : never;
 
-/** The arguments object of an operation, from its ArgSpec list. */
+/** The arguments object of an operation once checked, from its ArgSpec list. */
 export type ArgsOf<S extends readonly ArgSpec[]> =
   & { [A in S[number] as A["required"] extends true ? A["name"] : never]: KindType<A["type"]> }
   & { [A in S[number] as A["required"] extends true ? never : A["name"]]?: KindType<A["type"]> };
+
+/** As a caller may write it: a target may also be a ref as a plain string ("e12"). */
+type KindInput<K> =
+  K extends { kind: "target" } ? Target | string
+    : K extends { kind: "fields" } ? { target: Target | string; value: string | boolean }[]
+      : KindType<K>;
+
+/** The arguments a caller passes (the library's `bw.op`), from the same ArgSpec list. */
+export type ArgsIn<S extends readonly ArgSpec[]> =
+  & { [A in S[number] as A["required"] extends true ? A["name"] : never]: KindInput<A["type"]> }
+  & { [A in S[number] as A["required"] extends true ? never : A["name"]]?: KindInput<A["type"]> };
 
 export interface OperationSpec<S extends readonly ArgSpec[] = readonly ArgSpec[], R = unknown, N extends string = string> {
   readonly name: N;
