@@ -31,3 +31,23 @@ export function isRouteRefusal(message: string): boolean {
 export function isProxyRefusal(message: string): boolean {
   return PROXY_REFUSAL.test(message);
 }
+
+/** A locator in strict mode (every action) matched several elements: how many. */
+const STRICT_VIOLATION = /\bstrict mode violation: .* resolved to (\d+) elements\b/;
+/** The element a handle held, or its document or frame, is gone. */
+const ELEMENT_GONE = /\b(Element is not attached to the DOM|Execution context was destroyed|JSHandle is disposed|Element is detached|Frame was detached|Invalid frame in aria-ref selector)\b/i;
+/** A navigation the network or another navigation ended (Chromium's net errors). */
+const NAVIGATION_ERROR = /\bnet::ERR_[A-Z_]+\b|\binterrupted by another navigation\b/;
+
+export function strictViolationCount(message: string): number | undefined {
+  const match = STRICT_VIOLATION.exec(message);
+  return match ? Number(match[1]) : undefined;
+}
+
+export function isElementGone(message: string): boolean {
+  return ELEMENT_GONE.test(message);
+}
+
+export function isNavigationError(message: string): boolean {
+  return NAVIGATION_ERROR.test(message);
+}

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGuardProxy, type GuardProxy } from "../../daemon/worker/guard-proxy/guard-proxy.js";
-import { isProxyRefusal, isRouteRefusal, isTargetClosed } from "../../daemon/worker/playwright-errors.js";
+import { isElementGone, isNavigationError, isProxyRefusal, isRouteRefusal, isTargetClosed, strictViolationCount } from "../../daemon/worker/playwright-errors.js";
 import { loadPlaywright } from "../../daemon/worker/playwright.js";
 import { findBrowser } from "../../shared/browser-discovery.js";
 
@@ -134,6 +134,33 @@ describe.each(browsers)("Playwright's error text, with %s", (executablePath) => 
     });
   });
 
+  it("a locator matching two elements is a strict mode violation naming the count", async () => {
+    await withContext({}, async (context) => {
+      const page = await context.newPage();
+      await page.setContent("<button>Save</button><button>Save</button>");
+      const message = await failure(page.getByRole("button", { name: "Save" }).click({ timeout: 2_000 }));
+      expect(strictViolationCount(message), message).toBe(2);
+    });
+  });
+
+  it("an element handle whose element was removed, or whose document was left, is an element gone", async () => {
+    await withContext({}, async (context) => {
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.setContent("<button>Go</button>");
+      const removed = (await page.$("button"))!;
+      await page.evaluate(() => { document.body.innerHTML = "<button>Other</button>"; });
+      const detached = await failure(removed.click({ timeout: 2_000 }));
+      const left = (await page.$("button"))!;
+      const marker = await page.evaluateHandle(() => document);
+      await page.goto(`${url}?again`);
+      const navigated = await failure(marker.evaluate(() => 0));
+      const leftClick = await failure(left.click({ timeout: 2_000 }));
+      for (const message of [detached, navigated, leftClick]) expect(isElementGone(message), message).toBe(true);
+      expect(strictViolationCount(detached)).toBeUndefined();
+    });
+  });
+
   it("a plain refused connection is none of them", async () => {
     await withContext({}, async (context) => {
       const page = await context.newPage();
@@ -144,6 +171,8 @@ describe.each(browsers)("Playwright's error text, with %s", (executablePath) => 
       const message = await failure(page.goto(`http://127.0.0.1:${port}/`));
       expect(message).toMatch(/net::ERR_CONNECTION_REFUSED/);
       expect(isTargetClosed(message) || isRouteRefusal(message) || isProxyRefusal(message)).toBe(false);
+      // A navigation error all the same (a typed operation's NAVIGATION_FAILED).
+      expect(isNavigationError(message), message).toBe(true);
     });
   });
 });

@@ -1,7 +1,8 @@
 // Playwright's failures as the error table's codes. Playwright gives no codes
-// of its own, so this is the one place that reads its messages (and its
-// TimeoutError's name); everything else sees a BwError.
+// of its own: its messages are read by ../playwright-errors.ts (pinned against
+// real Chromium), and everything past this module sees a BwError.
 import { BwError } from "../../../shared/errors.js";
+import { isElementGone, isNavigationError, strictViolationCount } from "../playwright-errors.js";
 
 const MAX_MESSAGE_LINES = 6;
 const MAX_MESSAGE_CHARS = 1_000;
@@ -29,17 +30,17 @@ export function opError(error: unknown, scope: ErrorScope = {}): BwError {
   if (error instanceof BwError) return error;
   const message = playwrightMessage(error);
   const about = scope.target ? ` (${scope.target})` : "";
-  const ambiguous = /strict mode violation: .* resolved to (\d+) elements/.exec(message);
-  if (ambiguous) {
-    return new BwError("LOCATOR_AMBIGUOUS", `the locator${about} matches ${ambiguous[1]} elements; make it unique (an exact name, a ref from a snapshot)`, { details: { count: Number(ambiguous[1]) } });
+  const count = strictViolationCount(message);
+  if (count !== undefined) {
+    return new BwError("LOCATOR_AMBIGUOUS", `the locator${about} matches ${count} elements; make it unique (an exact name, a ref from a snapshot)`, { details: { count } });
   }
-  if (scope.ref && /not attached to the DOM|Execution context was destroyed|JSHandle is disposed|Element is detached|Frame was detached|Invalid frame in aria-ref/i.test(message)) {
+  if (scope.ref && isElementGone(message)) {
     return new BwError("STALE_REF", `${scope.target ?? "the ref"} no longer points at an element of this page (it was removed, or the page navigated): take a new snapshot`);
   }
   if (error instanceof Error && error.name === "TimeoutError") {
     return new BwError("SNIPPET_TIMEOUT", `the operation${about} did not finish within its budget: ${message}`);
   }
-  if (scope.navigation && /net::ERR_|NS_ERROR_|Navigation failed|interrupted by another navigation/i.test(message)) {
+  if (scope.navigation && isNavigationError(message)) {
     return new BwError("NAVIGATION_FAILED", message);
   }
   return new BwError("OPERATION_FAILED", message);
