@@ -19,7 +19,8 @@ import { Realm, type RealmLoss } from "./realm/realm.js";
 import type { ErrorShape } from "./realm/realm-messages.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
 import { snapshotFunction } from "./sandbox/snapshot.js";
-import type { OpSessionContext, OpStart } from "./ops/op-context.js";
+import type { OpStart } from "./ops/op-context.js";
+import { startOperation } from "./ops/registry.js";
 import { SessionPageState } from "./ops/page-state.js";
 import { snippetSnapshot } from "./ops/snippet-snapshot.js";
 
@@ -379,23 +380,14 @@ export class WorkerSession {
 
   /** An operation runs on this thread like a snippet's browser calls: tracked, cut off at the deadline, ending the run. */
   private startOp(run: Run, start: OpStart): void {
-    const context: OpSessionContext = {
+    startOperation(run, start, {
       run: this.runContext(run),
       pages: this.pages,
       state: this.pageState,
       guard: (action) => run.blocked.guardCall(action),
       scope: (name) => this.scopeFunctions.get(name),
       fileArgs: this.fileArgs,
-    };
-    const task = start(context);
-    run.inflight.add(task);
-    task.then(
-      (value) => run.done({ ok: true, value: value === undefined ? null : value }),
-      (error: unknown) => {
-        const e = toBwError(error);
-        run.done({ ok: false, error: { name: "Error", message: e.message, code: e.code } });
-      },
-    ).finally(() => run.inflight.delete(task));
+    });
   }
 
   private runContext(run: Run): RunContext {

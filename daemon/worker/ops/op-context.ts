@@ -27,3 +27,9 @@ export interface OpContext extends OpSessionContext {
 
 /** How the session starts an operation in its lane: the result, or a thrown (Bw)Error. */
 export type OpStart = (context: OpSessionContext) => Promise<unknown>;
+
+/** The run an operation ends: the browser calls it has in flight, and its outcome. */
+export interface OpRun {
+  inflight: Set<Promise<unknown>>;
+  done(outcome: { ok: boolean; value?: unknown; error?: { name: string; message: string; code?: string } }): void;
+}

@@ -1,10 +1,10 @@
 // Every operation's handler, by name, and the one way an operation runs in a
 // session: its arguments checked against the table again (the pipe is a
 // boundary too), its handles released at the end, its failures given codes.
-import { BwError } from "../../../shared/errors.js";
+import { BwError, toBwError } from "../../../shared/errors.js";
 import { checkOperation } from "../../../shared/operations/index.js";
 import type { WorkerOutcome } from "../../../shared/envelope.js";
-import type { OpContext, OpSessionContext, OpStart } from "./op-context.js";
+import type { OpContext, OpRun, OpSessionContext, OpStart } from "./op-context.js";
 import { opError } from "./op-errors.js";
 import type { OpHandler } from "./handler.js";
 import { inspectionHandlers } from "./handlers/inspection.js";
@@ -44,4 +44,17 @@ export function operationRun(name: string, rawArgs: unknown): { start: OpStart; 
     start,
     finish: (outcome) => (secretArgs.length > 0 ? { ...outcome, secretArgs } : outcome),
   };
+}
+
+/** Starts an operation as its run's work: tracked like a snippet's browser calls, its end the run's end. */
+export function startOperation(run: OpRun, start: OpStart, context: OpSessionContext): void {
+  const task = start(context);
+  run.inflight.add(task);
+  task.then(
+    (value) => run.done({ ok: true, value: value === undefined ? null : value }),
+    (error: unknown) => {
+      const e = toBwError(error);
+      run.done({ ok: false, error: { name: "Error", message: e.message, code: e.code } });
+    },
+  ).finally(() => run.inflight.delete(task));
 }
