@@ -116,6 +116,17 @@ describe("snapshots and observation", () => {
     expect(errors.result).toMatchObject({ entries: [], dropped: 0 });
   });
 
+  it("prints a snapshot as plain text on a terminal, and the envelope otherwise", async () => {
+    await op("navigate", `${server.url}/form`);
+    const plain = await runCli(["snapshot", ...S], { home, terminal: true });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^- textbox "User" \[(f\d+)?e\d+\]/m);
+    expect(plain.stdout).toMatch(/\[page p1 · \d+ characters\]/);
+    expect(() => JSON.parse(plain.stdout)).toThrow();
+    const piped = await runCli(["snapshot", ...S], { home });
+    expect(piped.json.result.text).toContain('textbox "User"');
+  });
+
   it("prints each verb's --help from the operation table", async () => {
     for (const name of ["snapshot", "click", "wait_for"]) {
       const spec = OPERATIONS.find((o) => o.name === name)!;

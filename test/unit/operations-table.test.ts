@@ -7,6 +7,7 @@ import { checkOperation, OPERATIONS, REF_PATTERN } from "../../shared/operations
 import { operationsReference, REFERENCE_BEGIN, REFERENCE_END } from "../../shared/operations/reference.js";
 import { OP_HANDLERS } from "../../daemon/worker/ops/registry.js";
 import { urlMatcher } from "../../daemon/worker/ops/url-glob.js";
+import { opTranscriptText, SECRET_ARG } from "../../daemon/op-transcript.js";
 import { opArgsFromCli, verbOptions } from "../../cli/op-args.js";
 import { GLOBAL_OPTIONS, POLICY_OPTIONS } from "../../cli/global-options.js";
 import { failure } from "../helpers/failure.js";
@@ -54,6 +55,17 @@ describe("the operation table", () => {
     expect(checkOperation("fill", { target: { selector: "css=#a')" }, value: "" }).args).toEqual({ target: { selector: "css=#a')" }, value: "" });
     for (const ref of ["e1", "e12", "f1e3", "f12e300"]) expect(ref).toMatch(REF_PATTERN);
     for (const bad of ["e0", "e", "f1", "x1", "e1f1", " e1", "E1"]) expect(bad).not.toMatch(REF_PATTERN);
+  });
+});
+
+describe("an operation in the transcript", () => {
+  it("reads as its name and JSON arguments, with what went into a password field replaced", () => {
+    const args = { target: { ref: "e3" }, value: "hunter2" };
+    expect(opTranscriptText({ name: "fill", args })).toBe('fill {"target":{"ref":"e3"},"value":"hunter2"}');
+    expect(opTranscriptText({ name: "fill", args }, ["value"])).toBe(`fill {"target":{"ref":"e3"},"value":"${SECRET_ARG}"}`);
+    const form = { fields: [{ target: { ref: "e1" }, value: "ada" }, { target: { ref: "e2" }, value: "pw" }] };
+    expect(opTranscriptText({ name: "fill_form", args: form }, ["fields.1.value", "fields.9.value"])).toBe(`fill_form {"fields":[{"target":{"ref":"e1"},"value":"ada"},{"target":{"ref":"e2"},"value":"${SECRET_ARG}"}]}`);
+    expect(args.value).toBe("hunter2");
   });
 });
 
