@@ -227,7 +227,7 @@ export class BrowserHost {
   async exec(name: string, code: string | OpStart, budgetMs: number, runId: string, approveDownloads = false): Promise<WorkerOutcome> {
     this.artifacts?.beginRun(name, runId, approveDownloads, budgetMs);
     const outcome = await this.session(name).exec(code, budgetMs, runId);
-    await this.artifacts?.finishRun(name, runId, outcome);
+    await this.artifacts?.finishRun(name, runId, outcome, typeof code !== "string");
     if (this.resetSessions.delete(name)) {
       outcome.warnings.push({ code: "SESSION_RESET", message: "the browser restarted since this session's last call; its pages were lost" });
     }

@@ -1,7 +1,8 @@
 // What the HTTP front door asks of a typed operation besides its arguments:
 // `create` (a session an operation meets for the first time is made isolated
-// with its settings, never silently shared) and `approveDownloads` (without
-// it, a download the operation starts is cancelled).
+// with its settings, never silently shared) and `approveDownloads` (a download
+// the operation starts finishes before it answers; without it, it is cancelled).
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BetterWright } from "../../dist/client/index.js";
 import { cleanEnv, destroyHome, tempHome } from "../helpers/cli.js";
@@ -45,5 +46,17 @@ describe("typed operations: create and approveDownloads", () => {
     expect(refused).toMatchObject({ ok: true, result: { download: true, status: null }, downloads: [{ status: "rejected", reason: "DOWNLOAD_NOT_APPROVED" }] });
     const history = (await bw.artifacts({ session: "dl" })).sessions[0]?.downloads ?? [];
     expect(history.map((d) => d.reason)).toEqual(["DOWNLOAD_NOT_APPROVED"]);
+  });
+
+  it("lets an approved operation's download finish before the operation answers: a navigation to a file, a click on a link", async () => {
+    const navigated = await bw.op("navigate", { url: `${server.url}/file.pdf` }, { session: "ok", approveDownloads: true });
+    expect(navigated).toMatchObject({ ok: true, result: { download: true }, downloads: [{ status: "accepted", bytes: PDF.length, suggestedFilename: "file.pdf" }] });
+    await bw.op("navigate", { url: `${server.url}/` }, { session: "ok" });
+    const clicked = await bw.op("click", { target: { selector: "#dl" } }, { session: "ok", approveDownloads: true });
+    expect(clicked).toMatchObject({ ok: true, downloads: [{ status: "accepted", bytes: PDF.length }] });
+    expect(readFileSync(clicked.downloads![0]!.path!)).toEqual(PDF);
+    // Without approval an operation waits for nothing.
+    const plain = await bw.op("read", {}, { session: "ok" });
+    expect(plain.downloads).toBeUndefined();
   });
 });

@@ -12,6 +12,12 @@ import type { RunContext, ScopeFunction } from "../sandbox/scope-functions.js";
 import { evictionWarnings, PIN_AFTER_RUN_MS, type ArtifactClient } from "./artifact-client.js";
 import { checkFileArguments, safeArtifactPath, sessionArtifactDir } from "./artifact-paths.js";
 import { DownloadGuard } from "./downloads.js";
+
+/**
+ * How long an approved typed operation (a click on a link, a navigation to a file) waits after it
+ * returns for a download to start; one that does is then let finish within the budget.
+ */
+export const OPERATION_DOWNLOAD_START_MS = 250;
 import { takeScreenshot } from "./screenshots.js";
 
 export class WorkerArtifacts {
@@ -73,9 +79,9 @@ export class WorkerArtifacts {
     this.downloads.beginRun(session, runId, approveDownloads, budgetMs);
   }
 
-  /** Ends the run's download approval and lists its downloads in the outcome. */
-  async finishRun(session: string, runId: string, outcome: WorkerOutcome): Promise<void> {
-    const { outcomes: downloads, warnings } = await this.downloads.endRun(session, runId);
+  /** Ends the run's download approval and lists its downloads in the outcome (a typed operation's are let finish first). */
+  async finishRun(session: string, runId: string, outcome: WorkerOutcome, operation = false): Promise<void> {
+    const { outcomes: downloads, warnings } = await this.downloads.endRun(session, runId, operation ? OPERATION_DOWNLOAD_START_MS : undefined);
     outcome.warnings.push(...warnings);
     if (downloads.length === 0) return;
     outcome.downloads = downloads;

@@ -57,6 +57,8 @@ export class DownloadGuard {
   /** This worker's own folder for downloads in progress (dot-named: never counted as an artifact). */
   readonly incomingDir: string;
   private readonly runs = new Map<string, RunState>();
+  /** Downloads announced whose session is still being found: an operation's end gives them a moment. */
+  private announcing = 0;
   private readonly now: () => number;
   private readonly meter: DownloadMeter;
   /** The per-file cap, once the quota service has told it (it is the daemon's, fixed while the worker lives). */
@@ -101,16 +103,30 @@ export class DownloadGuard {
     });
   }
 
-  /** Closes the run's approval: downloads still running are cancelled; returns what the run's downloads came to. */
-  async endRun(session: string, runId: string): Promise<{ outcomes: DownloadOutcome[]; warnings: Warning[] }> {
+  /**
+   * Closes the run's approval: downloads still running are cancelled; returns what the run's downloads came to.
+   * With `startGraceMs` (a typed operation, which cannot wait for its downloads itself), an approved run first
+   * lets the downloads it started finish within its budget, and waits that long for one to start.
+   */
+  async endRun(session: string, runId: string, startGraceMs?: number): Promise<{ outcomes: DownloadOutcome[]; warnings: Warning[] }> {
     const run = this.runs.get(session);
     if (!run || run.runId !== runId) return { outcomes: [], warnings: [] };
+    if (startGraceMs !== undefined && run.approved) await this.letFinish(run, startGraceMs);
     this.runs.delete(session);
     run.ended = true;
     for (const halt of run.halts) halt("DOWNLOAD_FAILED", RUN_ENDED);
     await Promise.race([Promise.allSettled([...run.active]), sleep(END_RUN_SETTLE_MS)]);
     for (const wake of run.waiters) wake();
     return { outcomes: [...run.outcomes], warnings: run.warnings };
+  }
+
+  private async letFinish(run: RunState, startGraceMs: number): Promise<void> {
+    const graceEnd = Math.min(run.deadline, this.now() + startGraceMs);
+    while (this.now() < run.deadline) {
+      if (run.active.size > 0) await Promise.race([Promise.allSettled([...run.active]), sleep(Math.max(0, run.deadline - this.now()))]);
+      else if (this.announcing > 0 || this.now() < graceEnd) await sleep(DOWNLOAD_POLL_MS);
+      else return;
+    }
   }
 
   /** waitForDownload({ timeout }?): the next download outcome of this run not yet returned, accepted or rejected. */
@@ -146,8 +162,14 @@ export class DownloadGuard {
     const file = downloadFileOf(download);
     const entry = new DownloadEntry(base.id, file === undefined ? undefined : path.basename(file));
     const uncount = this.meter.add(entry);
+    this.announcing++;
     void (async () => {
-      const session = await this.owner(download.page(), ownerOf);
+      let session: string | undefined;
+      try {
+        session = await this.owner(download.page(), ownerOf);
+      } finally {
+        this.announcing--;
+      }
       const run = session === undefined ? undefined : this.runs.get(session);
       // The run's end waits for this download's outcome.
       let settle!: () => void;
