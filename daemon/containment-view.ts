@@ -67,23 +67,23 @@ export function bwrapViewArgs(input: ViewInput, fs: ViewFs): string[] {
   for (const dir of SECRET_DIRS) if (fs.kind(dir) === "dir") args.push("--tmpfs", dir);
   args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp");
 
-  for (const dir of outermost(input.code)) {
-    if (readOnly.some((shown) => isUnder(dir, shown)) || fs.kind(dir) !== "dir") continue;
-    args.push("--ro-bind", dir, dir);
-    readOnly.push(dir);
-  }
+  // The home, the socket folder and the temp folder become empty tmpfs mounts wherever they are; the worker's own
+  // folders go back in below. One that holds code (Node under the home, say) is emptied before the code is bound
+  // into it; one inside a folder of code (a home inside the package's folder) after that folder is bound.
+  const code = outermost(input.code).filter((dir) => fs.kind(dir) === "dir" && !readOnly.some((shown) => isUnder(dir, shown)));
+  const masks = outermost(input.hidden).filter((dir) => dir !== "/tmp" && fs.kind(dir) === "dir");
+  const holdsCode = (mask: string) => code.some((dir) => isUnder(dir, mask));
+  for (const dir of masks.filter(holdsCode)) args.push("--tmpfs", dir);
+  for (const dir of code) args.push("--ro-bind", dir, dir);
   for (const file of [input.display?.x11Dir, input.display?.xauthority]) {
-    if (file !== undefined && fs.kind(file) !== "missing") {
-      args.push("--ro-bind", file, file);
-      readOnly.push(file);
-    }
+    if (file !== undefined && fs.kind(file) !== "missing") args.push("--ro-bind", file, file);
   }
-  // A home (or socket folder) inside a folder shown above, say a home inside the package's folder, is emptied.
-  for (const dir of outermost(input.hidden)) {
-    if (readOnly.some((shown) => isUnder(dir, shown)) && fs.kind(dir) === "dir") args.push("--tmpfs", dir);
-  }
+  for (const dir of masks.filter((mask) => !holdsCode(mask))) args.push("--tmpfs", dir);
   for (const dir of outermost(input.writable)) args.push("--bind", dir, dir);
   for (const { host, view } of input.overlays) args.push("--bind", host, view);
+  // Read-only once everything is mounted: the view's root (a tmpfs bwrap builds it on), /tmp and the masks take no
+  // files, so nothing is written outside the worker's own folders, not even where only the worker would see it.
+  for (const dir of ["/", "/tmp", ...masks]) args.push("--remount-ro", dir);
   args.push("--chdir", "/");
   return args;
 }

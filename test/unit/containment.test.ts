@@ -24,7 +24,7 @@ function fakeFs(dirs: string[]): ViewFs {
 /** The pairs of one option: [["--bind", src, dest], …]. */
 function mounts(args: string[], option: string): string[][] {
   const out: string[][] = [];
-  const arity: Record<string, number> = { "--ro-bind": 2, "--bind": 2, "--symlink": 2, "--tmpfs": 1, "--dev": 1, "--proc": 1, "--chdir": 1 };
+  const arity: Record<string, number> = { "--ro-bind": 2, "--bind": 2, "--symlink": 2, "--tmpfs": 1, "--dev": 1, "--proc": 1, "--chdir": 1, "--remount-ro": 1 };
   for (let i = 0; i < args.length; i += 1 + (arity[args[i]!] ?? 0)) {
     if (args[i] === option) out.push(args.slice(i + 1, i + 1 + arity[option]!));
   }
@@ -32,6 +32,7 @@ function mounts(args: string[], option: string): string[][] {
 }
 
 const HOME = "/home/me/.betterwright";
+const fsWithHome = (dirs: string[]) => fakeFs([HOME, ...dirs]);
 const input: ViewInput = {
   writable: [`${HOME}/browser/profile`, `${HOME}/browser/env/default`, `${HOME}/artifacts/default`],
   code: ["/opt/bw", "/opt/bw/node_modules", "/usr/lib/chromium", "/home/me/.cache/ms-playwright/chromium-1"],
@@ -40,7 +41,7 @@ const input: ViewInput = {
 };
 
 describe("the contained worker's view", () => {
-  const args = bwrapViewArgs(input, fakeFs(["/opt/bw", "/opt/bw/node_modules", "/usr/lib/chromium", "/home/me/.cache/ms-playwright/chromium-1"]));
+  const args = bwrapViewArgs(input, fsWithHome(["/opt/bw", "/opt/bw/node_modules", "/usr/lib/chromium", "/home/me/.cache/ms-playwright/chromium-1"]));
 
   it("shows the system read-only and keeps merged-/usr links as links", () => {
     expect(mounts(args, "--ro-bind")).toEqual(expect.arrayContaining([["/usr", "/usr"], ["/etc", "/etc"], ["/var/cache/fontconfig", "/var/cache/fontconfig"]]));
@@ -73,15 +74,23 @@ describe("the contained worker's view", () => {
     }
   });
 
-  it("empties a home (or socket folder) that lies inside a folder shown read-only, before the worker's folders go back in", () => {
-    const inside = bwrapViewArgs({ ...input, hidden: ["/opt/bw/.home"], writable: ["/opt/bw/.home/browser/profile"] }, fakeFs(["/opt/bw", "/opt/bw/.home"]));
-    const tmpfsAt = inside.indexOf("/opt/bw/.home");
-    expect(inside[tmpfsAt - 1]).toBe("--tmpfs");
-    expect(inside.lastIndexOf("/opt/bw/.home/browser/profile")).toBeGreaterThan(tmpfsAt);
-    expect(mounts(args, "--tmpfs")).not.toContainEqual([HOME]);
+  it("empties the home wherever it is, before the worker's folders go back in, and leaves it read-only", () => {
+    const tmpfsAt = args.indexOf(HOME);
+    expect(args[tmpfsAt - 1]).toBe("--tmpfs");
+    expect(args.indexOf(input.writable[0]!)).toBeGreaterThan(tmpfsAt);
+    expect(mounts(args, "--remount-ro")).toEqual([["/"], ["/tmp"], [HOME]]);
   });
 
-  it("starts in / and never shares the host's namespaces", () => {
+  it("empties a home inside a folder of code after binding that folder, and one holding code before", () => {
+    const inside = bwrapViewArgs({ ...input, hidden: ["/opt/bw/.home"], writable: ["/opt/bw/.home/browser/profile"] }, fakeFs(["/opt/bw", "/opt/bw/.home"]));
+    expect(inside.indexOf("/opt/bw/.home")).toBeGreaterThan(inside.indexOf("/opt/bw"));
+    expect(inside[inside.indexOf("/opt/bw/.home") - 1]).toBe("--tmpfs");
+    const holding = bwrapViewArgs({ ...input, hidden: ["/root"], code: ["/root/.nvm/node"], writable: ["/root/.betterwright/browser/profile"] }, fakeFs(["/root", "/root/.nvm/node"]));
+    expect(holding.indexOf("/root")).toBeLessThan(holding.indexOf("/root/.nvm/node"));
+    expect(holding[holding.indexOf("/root") - 1]).toBe("--tmpfs");
+  });
+
+  it("starts in /, and never shares the host's namespaces", () => {
     expect(args.slice(-2)).toEqual(["--chdir", "/"]);
     const ns = bwrapNamespaceArgs(true);
     for (const flag of ["--unshare-user", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--disable-userns", "--die-with-parent", "--new-session"]) expect(ns).toContain(flag);
