@@ -130,6 +130,9 @@ export function hostileFrame(rng: SeededRng, options: GeneratorOptions): Hostile
     // A valid request line, torn or corrupted.
     const text = JSON.stringify(request());
     const cut = rng.int(0, text.length - 1);
+    // A character dropped into a key can still parse ("para,ms"): a guarded method's request would then run
+    // with no params at all, so it only gets corruptions that never parse.
+    if (options.guarded.includes(method)) return frame("bad-json", rng.pick([text.replace(/"/g, "'"), `${text} ${text}`, `${text.slice(0, cut)}{`]));
     const variants = [
       text.slice(0, cut),
       `${text.slice(0, cut)}${rng.pick(["\"", "{", "}", "]", ",", ":", "\\", "\u0000", "\u001b[2J"])}${text.slice(cut)}`,
