@@ -15,8 +15,9 @@ import { TitleReuse } from "./page-titles.js";
 import { boundResult } from "./result-bound.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./sandbox/args.js";
-import { Realm, type RealmLoss } from "./realm/realm.js";
+import type { RealmLoss } from "./realm/realm.js";
 import type { ErrorShape } from "./realm/realm-messages.js";
+import { REALM_HEAP_MB, SessionRealm } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
 import { snapshotFunction } from "./sandbox/snapshot.js";
 import type { OpStart } from "./ops/op-context.js";
@@ -29,12 +30,6 @@ export const MAX_CONSOLE_ENTRIES = 200;
 export const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
-/** How long a realm has to confirm the end of its run before it is taken for stuck and stopped. */
-export const REALM_END_GRACE_MS = 1500;
-/** A realm's heap limit: a snippet past it ends its own realm with LIMIT_EXCEEDED. */
-export const REALM_HEAP_MB = 1024;
-/** A realm idle this long, with nothing of the snippets' left in it, is retired (its thread costs ~9 MiB). */
-export const REALM_IDLE_MS = 30_000;
 
 interface Run {
   token: string;
@@ -62,13 +57,7 @@ export class WorkerSession {
   private readonly titles: TitleReuse;
   private run: Run | undefined;
   private settled: Promise<void> = Promise.resolve();
-  private realm: Realm | undefined;
-  /** Why the last realm was lost, until the next run's envelope says so. */
-  private stateLost: RealmLoss | undefined;
-  private readonly scope: { async: string[]; sync: string[] };
-  private retireTimer: NodeJS.Timeout | undefined;
-  /** The active page the realm was last told (undefined: not told yet). */
-  private pushedActive: string | null | undefined;
+  private readonly realm: SessionRealm;
   private closed = false;
   /** Counts browser losses (dropPages), so a run can tell that its browser died under it. */
   private browserLosses = 0;
@@ -98,50 +87,19 @@ export class WorkerSession {
       if (this.run && !this.run.over) this.run.warnings.push({ code: "LIMIT_EXCEEDED", message });
     });
     this.dispatch = new FacadeDispatch(this.pages, fileArgs);
-    this.events = new EventBridge((token, event) => {
-      if (!this.realm?.alive) return false;
-      this.realm.emit(token, event);
-      return true;
-    }, undefined, (pageId, dialog) => this.pageState.claimDialog(pageId, dialog));
-    this.scope = scopeNames([...this.scopeFunctions.values()]);
-  }
-
-  /**
-   * After a run, an idle realm whose `state` and global hold nothing of the
-   * snippets' is retired: the next run starts a new one and loses nothing.
-   * One that holds something stays for the session's life.
-   */
-  private scheduleRetirement(realm: Realm): void {
-    clearTimeout(this.retireTimer);
-    this.retireTimer = setTimeout(() => {
-      if (this.run || this.realm !== realm) return;
-      void realm.pristine(REALM_END_GRACE_MS).then((clean) => {
-        if (!clean || this.run || this.realm !== realm) return;
-        realm.close();
-        this.realm = undefined;
-      });
-    }, REALM_IDLE_MS);
-    this.retireTimer.unref();
-  }
-
-  /** The session's realm, started anew when the last one was lost. */
-  private liveRealm(): Realm {
-    if (this.realm?.alive) return this.realm;
-    const realm: Realm = new Realm({ session: this.name, scope: this.scope, consoleCap: MAX_CONSOLE_ENTRIES, heapMb: REALM_HEAP_MB }, {
+    this.events = new EventBridge((token, event) => this.realm.emit(token, event), undefined, (pageId, dialog) => this.pageState.claimDialog(pageId, dialog));
+    this.realm = new SessionRealm({ session: name, scope: scopeNames([...this.scopeFunctions.values()]), consoleCap: MAX_CONSOLE_ENTRIES }, {
       sync: (m) => { this.onEnter(this.name); return this.handleSync(m); },
-      // The realm answers `page` from the active page it was told: tell it before the reply of a call that moved it.
-      async: (m) => { this.onEnter(this.name); return this.handleAsync(m).finally(() => this.pushActive()); },
+      async: (m) => { this.onEnter(this.name); return this.handleAsync(m); },
       note: (m) => { this.handleSync(m); },
       console: (token, type, text) => {
         if (this.run?.token === token && !this.run.over) this.pushConsole(this.run, { type, text, source: "snippet" });
       },
       limit: (token, message) => { if (this.run?.token === token) this.run.limits.add(message); },
       done: (token, outcome) => { if (this.run?.token === token) this.run.done(outcome); },
-      lost: (reason) => this.realmLost(realm, reason),
+      lost: (reason) => this.realmLost(reason),
+      activePage: () => this.activeOrNull(),
     });
-    this.realm = realm;
-    this.pushedActive = undefined;
-    return realm;
   }
 
   /** The active page, or null when the session has none. */
@@ -153,19 +111,8 @@ export class WorkerSession {
     }
   }
 
-  /** Tells the realm the active page when it moved since it was last told. */
-  private pushActive(): void {
-    const active = this.activeOrNull();
-    if (active === this.pushedActive || !this.realm?.alive) return;
-    this.pushedActive = active;
-    this.realm.setActive(active);
-  }
-
-  /** A realm died or was stopped: its run ends (a heap bomb as LIMIT_EXCEEDED), and the next run says `state` was reset. */
-  private realmLost(realm: Realm, reason: RealmLoss): void {
-    if (this.realm === realm) this.realm = undefined;
-    if (this.closed) return;
-    this.stateLost = reason;
+  /** A realm died or was stopped: its run ends (a heap bomb as LIMIT_EXCEEDED); the next run says `state` was reset. */
+  private realmLost(reason: RealmLoss): void {
     const run = this.run;
     if (!run || run.over) return;
     if (reason === "heap") {
@@ -199,15 +146,10 @@ export class WorkerSession {
     }
     // Closed while this run waited: it never starts (a realm made now would outlive the session).
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
-    clearTimeout(this.retireTimer);
     // A new realm's thread starts here, while the session's first page is made.
-    const realm = typeof code === "string" ? this.liveRealm() : undefined;
-    if (this.stateLost) {
-      warnings.push({ code: "STATE_RESET", message: this.stateLost === "heap"
-        ? "the session's previous run ran out of memory: its realm was replaced, and `state` starts empty"
-        : "the session's previous run held its realm past its end: the realm was replaced, and `state` starts empty" });
-      this.stateLost = undefined;
-    }
+    if (typeof code === "string") this.realm.live();
+    const reset = this.realm.takeStateReset();
+    if (reset) warnings.push(reset);
     try {
       await this.pages.ensure();
     } catch (error) {
@@ -226,8 +168,7 @@ export class WorkerSession {
     this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
     if (typeof code === "string") {
-      this.pushedActive = this.activeOrNull();
-      realm!.run(run.token, code, `snippet-${this.name}.js`, this.pushedActive);
+      this.realm.run(run.token, code, `snippet-${this.name}.js`);
     } else this.startOp(run, code);
 
     let timer: NodeJS.Timeout | undefined;
@@ -236,7 +177,7 @@ export class WorkerSession {
     clearTimeout(timer);
     // A run that reported done has ended in its realm already; any other is ended there now.
     const ended = this.endRun(run, outcome !== "timeout" && outcome !== "cancelled");
-    void ended.then(() => { if (this.realm?.alive && !this.closed) this.scheduleRetirement(this.realm); });
+    void ended.then(() => this.realm.retireWhenIdle(() => !this.run && !this.closed));
     if (outcome === "timeout" || outcome === "cancelled") {
       // The next run waits for the realm to confirm (or be replaced) and for the browser calls this one started.
       const calls = Promise.allSettled([...run.inflight]).then(() => undefined);
@@ -283,8 +224,7 @@ export class WorkerSession {
       this.run = undefined;
       this.events.endRun();
     }
-    if (endedInRealm) return Promise.resolve(true);
-    return this.realm ? this.realm.end(run.token, REALM_END_GRACE_MS) : Promise.resolve(false);
+    return this.realm.end(run.token, endedInRealm);
   }
 
   private closingError(): BwError {
@@ -414,7 +354,7 @@ export class WorkerSession {
     // A navigation may change the title with no call of the run behind it (redirects, the page's own scripts).
     const changed = () => this.titles.changed();
     page.on("framenavigated", changed).on("domcontentloaded", changed).on("load", changed).on("close", changed);
-    page.on("close", () => this.pushActive());
+    page.on("close", () => this.realm.pushActive());
   }
 
   private pushConsole(run: Run, entry: ConsoleEntry): void {
@@ -450,7 +390,7 @@ export class WorkerSession {
     for (const wake of this.lossWaiters.splice(0)) wake();
     const dropped = this.pages.drop();
     this.pageState.dropAll();
-    this.pushActive();
+    this.realm.pushActive();
     return dropped;
   }
 
@@ -472,13 +412,11 @@ export class WorkerSession {
   /** Ends the run in flight at once (SESSION_CLOSING); a run still waiting to start never will. */
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.retireTimer);
     if (this.run) {
       this.run.stop("closing");
       void this.endRun(this.run);
     }
-    this.realm?.close();
-    this.realm = undefined;
+    this.realm.close();
     await this.pages.closeAll();
   }
 }
