@@ -8,6 +8,7 @@ import { concurrency } from "./scenarios/concurrency.js";
 import { isolatedSessions } from "./scenarios/isolated.js";
 import { coldCall, libraryCall } from "./scenarios/library.js";
 import { mcpCall } from "./scenarios/mcp.js";
+import { httpCall } from "./scenarios/http.js";
 import { memory } from "./scenarios/memory.js";
 import { guardLoad, replStream, transcriptOverhead } from "./scenarios/overhead.js";
 import { operations } from "./scenarios/operations.js";
@@ -28,6 +29,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["streamed snippets (repl)", replStream],
   ["typed operations", operations],
   ["MCP front door", mcpCall],
+  ["HTTP front door", httpCall],
 ];
 
 const ctx = await createContext(quick);

@@ -10,6 +10,7 @@ import { verbCommands } from "./commands/ops.js";
 import { policyCommand } from "./commands/policy.js";
 import { replCommand } from "./commands/repl.js";
 import { sessionCommand } from "./commands/session.js";
+import { serveCommand } from "./commands/serve.js";
 import { sessionsCommand } from "./commands/sessions.js";
 import { setupCommand } from "./commands/setup.js";
 import { stateCommand } from "./commands/state.js";
@@ -43,6 +44,7 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     // One command per typed operation, from the operation table.
     .command(verbCommands(ctx))
     .command(stateCommand(ctx))
+    .command(serveCommand(ctx))
     .command(mcpCommand(ctx))
     .demandCommand(1, "name a command")
     .strict()

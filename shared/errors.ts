@@ -37,6 +37,13 @@ export const ERROR_CODES = {
   NAVIGATION_FAILED: { retryable: true, exit: 1, summary: "A navigation failed: the connection was refused, reset or timed out, the server's answer was broken, or another navigation interrupted it." },
   DNS_UNAVAILABLE: { retryable: true, exit: 1, summary: "A navigation failed because its host name did not resolve (the guard proxy resolves every name); the message names the host." },
   OPERATION_FAILED: { retryable: false, exit: 1, summary: "A typed operation could not be done on the page (the element is not a text field, not visible, the key is unknown…); the message says why." },
+  UNAUTHORIZED: { retryable: false, exit: 2, summary: "The HTTP API was called without its bearer token, or with a wrong one (401)." },
+  NOT_FOUND: { retryable: false, exit: 1, summary: "The HTTP API has no such route, session or download (404)." },
+  SESSION_CLOSED: { retryable: false, exit: 1, summary: "The HTTP API's session is not open (closed, idle-closed or failed); open it again with POST /sessions (409)." },
+  SESSION_LIMIT: { retryable: true, exit: 1, summary: "The HTTP API holds as many open sessions, or saved sessions, as it may; close one first (409)." },
+  DOWNLOAD_TOO_LARGE: { retryable: false, exit: 1, summary: "A download was larger than the HTTP API's per-file cap: cancelled in flight, or refused on completion or before serving (413)." },
+  DOWNLOAD_UNSUPPORTED: { retryable: false, exit: 1, summary: "A download was not a PDF (its first bytes are not %PDF-); the HTTP API keeps PDFs only." },
+  DOWNLOAD_LIMIT: { retryable: false, exit: 1, summary: "A session of the HTTP API already keeps as many PDFs as it may." },
   CONTAINMENT_UNAVAILABLE: { retryable: false, exit: 3, summary: "The worker cannot be contained here (no bwrap, no user namespaces, not Linux): a warning on every envelope, or the daemon's refusal to start under requireContainment." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 

@@ -87,13 +87,15 @@ describe("the warm path", () => {
     const repl = await runCli(["repl"], { home, input: "return 1\n\nreturn 2\n" });
     expect(repl.code).toBe(0);
     expect(repl.stdout.trim().split("\n").map((l) => JSON.parse(l).result)).toEqual([1, 2]);
-    // yargs: help and usage errors. Every command is registered there, `mcp` too, but the MCP SDK loads only when the server starts.
+    // yargs: help and usage errors. Every command is registered there, `mcp` and `serve` too, but the MCP SDK and hono load only when their server starts.
     const recorder = loadRecorder(home);
     const help = await runCli(["--help"], { home, env: { NODE_OPTIONS: `--require ${recorder.preload}` } });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("exec");
     expect(help.stdout).toContain("mcp");
-    expect(recorder.read().files.filter((f) => f.includes(`${path.sep}@modelcontextprotocol${path.sep}`) || f.includes(`${path.sep}zod${path.sep}`))).toEqual([]);
+    expect(help.stdout).toContain("serve");
+    const frameworks = ["@modelcontextprotocol", "zod", "hono", "@hono"].map((name) => `${path.sep}node_modules${path.sep}${name}${path.sep}`);
+    expect(recorder.read().files.filter((f) => frameworks.some((dir) => f.includes(dir)))).toEqual([]);
     const version = await runCli(["--version"], { home });
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version);
