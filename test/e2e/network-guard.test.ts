@@ -121,6 +121,17 @@ describe("the network guard through real Chromium, in a loopback-only namespace"
     expect(r.privateSeen).toEqual({ requests: [], upgrades: 0, connections: 0 });
   });
 
+  it("serve keeps to the public web by default: a public address opens; loopback, private, metadata and other ports are 400 BLOCKED_URL, an unresolvable name 502 DNS_UNAVAILABLE", () => {
+    const s = r.serve;
+    expect(s.health).toEqual({ status: 200, json: { status: "ok" } });
+    expect(s.open).toMatchObject({ status: 201, json: { title: "public", status: "active" } });
+    for (const name of ["loopback", "private", "metadata", "otherPort"]) expect(s[name], name).toMatchObject({ status: 400, json: { error: { code: "BLOCKED_URL" } } });
+    expect(s.unresolved).toMatchObject({ status: 502, json: { error: { code: "DNS_UNAVAILABLE" } } });
+    expect(s.read).toMatchObject({ status: 200, json: { title: "public", truncated: false } });
+    expect(s.exit).toBe(0);
+    expect(s.tokenPrinted).toBe(false);
+  });
+
   it("sends no WebRTC or QUIC datagram to a UDP listener on 127.0.0.1", () => {
     expect(r.webrtc.ok).toBe(true);
     expect(r.webrtc.result.candidates).toEqual([]);
