@@ -1,7 +1,7 @@
 // The reference API's routes, each a session call or a typed operation of the
 // library underneath (no route takes code, selectors or scripts):
 //   GET  /sessions                          Session[]
-//   POST /sessions {id, url}                Session, 201 (reopens a saved session)
+//   POST /sessions {id, url, handoff?}      Session, 201 (reopens a saved session)
 //   POST /sessions/:id/navigate {url}       Session
 //   POST /sessions/:id/close                Session (state saved, PDFs kept)
 //   GET  /sessions/:id/screenshot           1280×800 PNG
@@ -30,17 +30,18 @@ export interface ApiDeps {
   onScreenshot(session: string, png: Buffer): void;
 }
 
-/** A JSON body that is an object with exactly these string fields (the others refused). */
-async function fields<K extends string>(c: Context, names: readonly K[], optional: readonly K[] = []): Promise<Record<K, string>> {
+/** A JSON body that is an object with exactly these string fields and, when named, these boolean ones (the others refused). */
+async function fields<K extends string>(c: Context, names: readonly K[], flags: readonly string[] = []): Promise<Record<K, string> & Record<string, unknown>> {
   const body = await jsonBody(c);
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new BwError("INVALID_ARGUMENT", `body: expected a JSON object with ${names.join(", ")}`);
+  const takes = [...names, ...flags].join(", ");
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new BwError("INVALID_ARGUMENT", `body: expected a JSON object with ${takes}`);
   const record = body as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!(names as readonly string[]).includes(key)) throw new BwError("INVALID_ARGUMENT", `body: unknown field ${JSON.stringify(key.slice(0, 40))} (it takes ${names.join(", ")})`);
+    if (![...names, ...flags].includes(key)) throw new BwError("INVALID_ARGUMENT", `body: unknown field ${JSON.stringify(key.slice(0, 40))} (it takes ${takes})`);
+    if (flags.includes(key) && typeof record[key] !== "boolean") throw new BwError("INVALID_ARGUMENT", `body.${key}: expected true or false`);
   }
   for (const name of names) {
     const value = record[name];
-    if (value === undefined && optional.includes(name)) continue;
     if (typeof value !== "string" || value.length === 0 || value.length > MAX_URL) throw new BwError("INVALID_ARGUMENT", `body.${name}: expected a non-empty string of at most ${MAX_URL} characters`);
   }
   return record as Record<K, string>;
@@ -63,8 +64,8 @@ export function apiRoutes(app: Hono, deps: ApiDeps): void {
   app.get("/sessions", (c) => c.json(sessions.list()));
 
   app.post("/sessions", async (c) => {
-    const body = await fields(c, ["id", "url"] as const);
-    return c.json(await sessions.openSession(sessionId(body.id, "body.id"), body.url), 201);
+    const body = await fields(c, ["id", "url"] as const, ["handoff"]);
+    return c.json(await sessions.openSession(sessionId(body.id, "body.id"), body.url, { handoff: body.handoff === true }), 201);
   });
 
   app.post("/sessions/:id/navigate", async (c) => {

@@ -22,10 +22,10 @@ export interface AppDeps extends ApiDeps {
   health(): Record<string, unknown>;
 }
 
-/** Routes anyone may call: health, and the live view's own pages (which check their login themselves). */
+/** Routes anyone may call: health, and the live view's own (which check their login themselves). */
 function isPublic(method: string, path: string): boolean {
   if (method === "GET") return path === "/health" || path === "/" || path === "/live.js" || path.startsWith("/live/");
-  return method === "POST" && (path === "/login" || path === "/logout");
+  return method === "POST" && (path === "/login" || path === "/logout" || path.startsWith("/live/"));
 }
 
 function refuse(c: Context, error: BwError) {

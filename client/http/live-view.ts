@@ -11,6 +11,11 @@ import { validateName } from "../../shared/names.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { readTranscript } from "../../shared/transcript-format.js";
 import { isPng, readInside } from "./files.js";
+import { HttpRefusal } from "./http-errors.js";
+import { inputOp, parseInput } from "./input.js";
+import { jsonBody } from "./api-routes.js";
+import { viewOf } from "./records.js";
+import { sessionId } from "./uuid.js";
 import type { LiveLogins } from "./live-login.js";
 import { LIVE_SCRIPT, liveSecurityHeaders, loginPage, viewPage } from "./live-page.js";
 import type { UuidSessions } from "./sessions.js";
@@ -103,6 +108,7 @@ export class LiveView {
       return {
         name: s.session,
         served: record !== undefined,
+        handoff: record?.handoff === true,
         url: record?.url ?? last?.pages[0] ?? "",
         title: record?.title ?? "",
         isolated: s.isolated,
@@ -141,6 +147,20 @@ export class LiveView {
       guard(c);
       c.header("cache-control", "no-store");
       return c.json(await this.snapshot());
+    });
+    // Hand-off: a person drives a session its opener allowed, with the API's inputs; each is an operation in its transcript.
+    app.post("/live/sessions/:name/input", async (c) => {
+      guard(c);
+      const origin = c.req.header("origin");
+      if (origin !== undefined && origin !== `${new URL(c.req.url).protocol}//${c.req.header("host")}`) throw new HttpRefusal(403, "UNAUTHORIZED", "the request comes from another origin");
+      if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) throw new HttpRefusal(415, "INVALID_ARGUMENT", "request bodies must be JSON, sent with Content-Type: application/json");
+      const id = sessionId(c.req.param("name"), "session");
+      const record = this.deps.sessions.record(id);
+      if (record.handoff !== true) throw new HttpRefusal(403, "UNAUTHORIZED", `session ${id} was not opened with handoff: true`);
+      const op = inputOp(parseInput(await jsonBody(c)));
+      await this.deps.sessions.runIn(id, { ...op, downloads: op.name === "click" || op.name === "press" });
+      this.shots.delete(id);
+      return c.json(viewOf(record));
     });
     app.get("/live/sessions/:name/screenshot", async (c) => {
       guard(c);

@@ -41,6 +41,8 @@ export interface SessionRecord extends SessionView {
   createdAt: string;
   /** A state was saved for it (at a close): the next open starts from it. */
   saved: boolean;
+  /** Its opener let people drive it from the live view (hand-off), for as long as it is open. */
+  handoff?: boolean;
   downloads: PdfRecord[];
   /** The latest rejected downloads, newest last. */
   failures: FailureRecord[];

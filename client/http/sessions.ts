@@ -106,8 +106,8 @@ export class UuidSessions {
     this.deps.store.save(record);
   }
 
-  /** POST /sessions: opens (or reopens, from its saved state) the session and navigates it. */
-  openSession(id: string, url: string): Promise<SessionView> {
+  /** POST /sessions: opens (or reopens, from its saved state) the session and navigates it; `handoff` lets people drive it from the live view. */
+  openSession(id: string, url: string, options: { handoff?: boolean } = {}): Promise<SessionView> {
     return this.turn(id, async () => {
       const record = this.records.get(id) ?? this.deps.store.fresh(id, new Date(this.now()).toISOString());
       if (this.open.has(id)) throw new BwError("SESSION_EXISTS", `session ${id} is open already; POST /sessions/${id}/navigate goes elsewhere`);
@@ -122,6 +122,7 @@ export class UuidSessions {
         // Downloads that ended while serve was not looking (it stopped mid-transfer): the daemon's history has them.
         const history = (await this.deps.bw.artifacts({ session: id })).sessions[0]?.downloads ?? [];
         this.deps.intake.take(record, history);
+        record.handoff = options.handoff === true;
         this.records.set(id, record);
         this.open.set(id, { lastUsed: this.now(), spec, closing: false });
         try {

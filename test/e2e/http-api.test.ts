@@ -87,7 +87,7 @@ describe("betterwright serve: the HTTP API", () => {
     expect(await call(served, "POST", "/sessions", { raw: big, headers: { "content-type": "application/json" } }))
       .toMatchObject({ status: 413, json: { error: { code: "LIMIT_EXCEEDED" } } });
     expect(await call(served, "POST", "/sessions", { raw: "{nope", headers: { "content-type": "application/json" } })).toMatchObject({ status: 400, json: { error: { code: "INVALID_ARGUMENT" } } });
-    for (const body of [{ id }, { id, url: `${pages.url}/`, code: "1" }, { id, url: 7 }, [id], { id: "not-a-uuid", url: `${pages.url}/` }]) {
+    for (const body of [{ id }, { id, url: `${pages.url}/`, code: "1" }, { id, url: 7 }, [id], { id: "not-a-uuid", url: `${pages.url}/` }, { id, url: `${pages.url}/`, handoff: "yes" }]) {
       expect(await call(served, "POST", "/sessions", { body })).toMatchObject({ status: 400, json: { error: { code: "INVALID_ARGUMENT" } } });
     }
     // Versions 1 to 8, RFC variant only.

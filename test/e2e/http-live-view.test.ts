@@ -2,7 +2,8 @@
 // against `betterwright serve`. A person logs in with the token (an HttpOnly,
 // SameSite=Strict cookie that is not the token), sees an HTTP session appear
 // with its URL and transcript, opens it, and sees its screenshot change after
-// the session navigates. Page text from the web is shown as text, never markup.
+// the session navigates; then drives a session opened with hand-off by clicking
+// its screenshot and typing. Page text from the web is shown as text, never markup.
 import { createHash, randomUUID } from "node:crypto";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +25,9 @@ describe("betterwright serve: the live view", () => {
     pages = await startServer({
       "/alpha": `<title>alpha &lt;b id=injected&gt;x&lt;/b&gt;</title><body style="background:#c00"><h1>alpha</h1></body>`,
       "/beta": `<title>beta</title><body style="background:#00c"><h1>beta</h1></body>`,
+      "/form": `<title>form</title><style>body{margin:0}</style>
+        <button style="position:absolute;left:100px;top:200px;width:300px;height:100px" onclick="this.textContent='clicked'">press</button>
+        <input id=i style="position:absolute;left:100px;top:400px" onfocus="document.getElementById('o').textContent='focused'" oninput="document.getElementById('o').textContent='typed:'+this.value"><p id=o style="position:absolute;top:0"></p>`,
     });
     served = await startServe(home, ["--allow-host", "127.0.0.1"]);
     const executablePath = findBrowser({ explicit: null, headless: true }).found?.path;
@@ -83,6 +87,29 @@ describe("betterwright serve: the live view", () => {
     await expect.poll(shownShot, { timeout: 10_000, interval: 500 }).not.toBe(before);
     // The view's own screenshots stay out of the transcript it shows.
     expect((await card.locator("li").allTextContents()).filter((t) => t.includes("screenshot"))).toEqual([]);
+  });
+
+  it("hands a session its opener allowed over to a person: a click on its screenshot and typed text reach the page, and the transcript", async () => {
+    const driven = randomUUID();
+    expect((await call(served, "POST", "/sessions", { body: { id: driven, url: `${pages.url}/form`, handoff: true } })).status).toBe(201);
+    expect((await call(served, "POST", `/live/sessions/${id}/input`, { body: { type: "key", key: "Tab" } }))).toMatchObject({ status: 403, json: { error: { code: "UNAUTHORIZED" } } });
+    await page.locator(`[data-session="${id}"]`).click({ position: { x: 5, y: 5 } });
+    const card = page.locator(`[data-session="${driven}"]`);
+    await card.waitFor({ timeout: 15_000 });
+    await card.click({ position: { x: 5, y: 5 } });
+    const img = card.locator("img");
+    await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.naturalWidth), { timeout: 10_000 }).toBe(1280);
+    const box = (await img.boundingBox())!;
+    await img.click({ position: { x: (250 * box.width) / 1280, y: (250 * box.height) / 800 } });
+    await expect.poll(async () => (await call(served, "GET", `/sessions/${driven}/read`)).json.text, { timeout: 10_000 }).toContain("clicked");
+    // The text field below the button, clicked on the screenshot too, takes the text.
+    await img.click({ position: { x: (120 * box.width) / 1280, y: (410 * box.height) / 800 } });
+    await expect.poll(async () => (await call(served, "GET", `/sessions/${driven}/read`)).json.text, { timeout: 10_000 }).toContain("focused");
+    await card.locator("input").fill("hello");
+    await card.locator("button", { hasText: "Type" }).click();
+    await expect.poll(async () => (await call(served, "GET", `/sessions/${driven}/read`)).json.text, { timeout: 10_000 }).toContain("typed:hello");
+    await expect.poll(async () => (await card.locator("li").allTextContents()).join(" "), { timeout: 10_000 }).toContain("type");
+    await call(served, "POST", `/sessions/${driven}/close`);
   });
 
   it("logs out", async () => {
