@@ -4,13 +4,14 @@
 // unless the caller chose a posture, a per-file download cap equal to its PDF
 // cap (so an oversized download is cancelled in flight), and a session TTL
 // longer than its own idle close (so it is serve that saves and closes).
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { BetterWright } from "../index.js";
 import type { ResolvedConfig, ServeSettings } from "../../shared/config.js";
-import { toBwError } from "../../shared/errors.js";
+import { BwError, toBwError } from "../../shared/errors.js";
+import { isProcessAlive } from "../../shared/process-alive.js";
 import { layoutFor } from "../../shared/paths.js";
 import { policyPreset, postureName } from "../../shared/policy/index.js";
 import { ensurePrivateDir, writeFileAtomic } from "../../shared/secure-fs.js";
@@ -67,10 +68,24 @@ export function serveDaemonSettings(config: ResolvedConfig, serve: ServeSettings
   return { settings, explicit, statedPolicy: stated };
 }
 
+/** One serve per profile: its records and open sessions are its own. */
+function assertNotServing(record: string): void {
+  let running: { pid?: unknown; url?: unknown };
+  try {
+    running = JSON.parse(readFileSync(record, "utf8")) as typeof running;
+  } catch {
+    return;
+  }
+  if (typeof running.pid === "number" && running.pid !== process.pid && isProcessAlive(running.pid)) {
+    throw new BwError("INVALID_ARGUMENT", `serve already runs for this profile (pid ${running.pid}, ${String(running.url)}); stop it, or serve another profile (--profile)`);
+  }
+}
+
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
   checkListen(options.listen, options.allowRemote);
   const config = serveDaemonSettings(options.config, options.serve);
   const { home, profile } = config.settings;
+  assertNotServing(path.join(home, "serve", "profiles", profile, "serve.json"));
   const { token, source: tokenSource } = loadToken(options.serve.token, home);
   const bw = BetterWright.fromConfig(config, options.env);
   let server: ServerType | undefined;

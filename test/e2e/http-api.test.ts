@@ -213,6 +213,23 @@ describe("betterwright serve: the HTTP API", () => {
     await call(served, "POST", `/sessions/${id}/close`);
   });
 
+  it("runs once per profile; after serve is killed, the next one saves and closes what it left open", async () => {
+    await closeAll();
+    const second = await startServe(home, serveArgs()).then(
+      async (extra) => { await extra.stop(); return "started"; },
+      (error: Error) => error.message,
+    );
+    expect(second).toMatch(/serve already runs for this profile/);
+    const id = randomUUID();
+    expect((await open(id, `${pages.url}/store`)).status).toBe(201);
+    await served.stop("SIGKILL");
+    served = await startServe(home, serveArgs());
+    expect((await call(served, "GET", "/sessions")).json).toContainEqual(expect.objectContaining({ id, status: "closed" }));
+    expect((await open(id, `${pages.url}/show`)).status).toBe(201);
+    expect((await read(id)).text).toContain(`local=${LOCAL}`);
+    await call(served, "POST", `/sessions/${id}/close`);
+  });
+
   it("saves and closes a session left idle", async () => {
     await served.stop();
     served = await startServe(home, [...serveArgs(), "--idle-close", "2"]);
