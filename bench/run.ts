@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { createContext } from "./context.js";
 import { concurrency } from "./scenarios/concurrency.js";
+import { containmentCost } from "./scenarios/containment.js";
 import { isolatedSessions } from "./scenarios/isolated.js";
 import { coldCall, libraryCall } from "./scenarios/library.js";
 import { mcpCall } from "./scenarios/mcp.js";
@@ -25,6 +26,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["memory (PSS, MB)", memory],
   ["isolated sessions", isolatedSessions],
   ["guard: 100 subresources", guardLoad],
+  ["containment: with and without", containmentCost],
   ["transcript and envelope overhead", transcriptOverhead],
   ["streamed snippets (repl)", replStream],
   ["typed operations", operations],

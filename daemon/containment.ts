@@ -52,6 +52,13 @@ export function containmentWarning(status: ContainmentStatus): Warning | undefin
   return { code: "CONTAINMENT_UNAVAILABLE", message: `the worker runs uncontained: ${status.reason}; a snippet that escapes the sandbox could reach the network and this user's files (fix: ${status.fix})` };
 }
 
+/** Uncontained, every envelope says so (once); never a silent downgrade. */
+export function withContainmentWarning<E extends { warnings: Warning[] }>(envelope: E, status: ContainmentStatus | undefined): E {
+  const warning = status === undefined ? undefined : containmentWarning(status);
+  if (warning && !envelope.warnings.some((w) => w.code === warning.code)) envelope.warnings = [...envelope.warnings, warning];
+  return envelope;
+}
+
 /** The daemon's start-up line about containment. */
 export function describeContainment(status: ContainmentStatus): string {
   return status.active

@@ -16,7 +16,7 @@ import { prepareHome } from "../shared/home-check.js";
 import { checkSocket, ensurePrivateDir, makePrivate, writeFileAtomic } from "../shared/secure-fs.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import { ArtifactService } from "./artifacts/artifact-service.js";
-import { assertContainment, containmentWarning, describeContainment, planFor } from "./containment.js";
+import { assertContainment, describeContainment, planFor, withContainmentWarning } from "./containment.js";
 import type { NetworkPolicy } from "../shared/policy/index.js";
 import { GuardService } from "./guard/guard-service.js";
 import { Logger } from "./log.js";
@@ -127,7 +127,7 @@ export class Daemon {
     );
     const stateCaps = options.settings.states ?? STATE_DEFAULTS;
     this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });
-    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(this.withContainmentWarning(envelope), outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS,
+    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(withContainmentWarning(envelope, this.containmentStatus), outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS,
       new SessionContexts(this.states, stateCaps));
   }
 
@@ -149,13 +149,6 @@ export class Daemon {
   get containment(): ContainmentStatus {
     if (!this.containmentStatus) throw new BwError("INTERNAL_ERROR", "containment was not decided before the worker was needed");
     return this.containmentStatus;
-  }
-
-  /** Uncontained, every envelope says so; never a silent downgrade. */
-  private withContainmentWarning<E extends { warnings: { code: string; message: string }[] }>(envelope: E): E {
-    const warning = this.containmentStatus ? containmentWarning(this.containmentStatus) : undefined;
-    if (warning && !envelope.warnings.some((w) => w.code === warning.code)) envelope.warnings = [...envelope.warnings, warning];
-    return envelope;
   }
 
   /** Resolves true when this daemon serves, false when another daemon already holds the profile. */

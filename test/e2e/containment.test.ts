@@ -101,6 +101,13 @@ describe.runIf(containment.active)("a compromised worker, contained", () => {
     expect(server.requests).toContain("/");
   });
 
+  it("says it is contained: doctor, and the daemon's status", async () => {
+    const doctor = await runCli(["doctor", "--json"], { home });
+    expect(doctor.json.checks.find((c: { name: string }) => c.name === "containment")).toMatchObject({ ok: true, detail: expect.stringContaining("own network, mount and pid namespaces") });
+    const status = await runCli(["sessions", "--json"], { home });
+    expect(status.json.daemons[0].containment).toMatchObject({ active: true, tool: "bwrap" });
+  });
+
   it("still takes screenshots, accepts an approved download and fills a login from the vault through the daemon", async () => {
     const r = await runCli(["exec", "--approve-downloads", "-c", `
       await page.goto(${JSON.stringify(server.url)});

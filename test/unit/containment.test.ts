@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bwrapViewArgs, outermost, type ViewFs, type ViewInput } from "../../daemon/containment-view.js";
-import { assertContainment, containmentWarning } from "../../daemon/containment.js";
+import { assertContainment, containmentWarning, withContainmentWarning } from "../../daemon/containment.js";
 import { bwrapNamespaceArgs, parseBwrapVersion, probeContainment, type ContainmentStatus } from "../../shared/containment.js";
 import { ERROR_CODES } from "../../shared/errors.js";
 import { failure } from "../helpers/failure.js";
@@ -160,6 +160,13 @@ describe("what an uncontained daemon says", () => {
     expect(containmentWarning(off)!.message).toContain("install bubblewrap");
     expect(containmentWarning(on)).toBeUndefined();
     expect(ERROR_CODES.CONTAINMENT_UNAVAILABLE.exit).toBe(3);
+  });
+
+  it("adds the warning to an envelope once, after its own warnings, and leaves a contained daemon's alone", () => {
+    const envelope = { warnings: [{ code: "SESSION_RESET", message: "lost" }] };
+    withContainmentWarning(withContainmentWarning(envelope, off), off);
+    expect(envelope.warnings.map((w) => w.code)).toEqual(["SESSION_RESET", "CONTAINMENT_UNAVAILABLE"]);
+    expect(withContainmentWarning({ warnings: [] }, on).warnings).toEqual([]);
   });
 
   it("refuses to start under requireContainment, and only then", () => {
