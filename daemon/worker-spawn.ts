@@ -68,6 +68,8 @@ function containedView(plan: WorkerSpawnPlan, tmpDir: string): string[] {
   for (const dir of [dirs.profileDir, dirs.browserEnvDir, dirs.artifactsDir]) ensurePrivateDir(dir);
   const incoming = path.join(tmpDir, INCOMING_IN_TMP);
   ensurePrivateDir(incoming);
+  // bwrap would make the mount point itself, 0755 and in the real artifacts folder.
+  ensurePrivateDir(path.join(dirs.artifactsDir, ".incoming"));
   const display = plan.browser.headless ? undefined : {
     ...(plan.env.DISPLAY ? { x11Dir: "/tmp/.X11-unix" } : {}),
     ...(plan.env.XAUTHORITY ? { xauthority: plan.env.XAUTHORITY } : {}),
