@@ -2,10 +2,9 @@
 // its `profiles.<name>` section) < environment < flags. Nothing else reads
 // process.env; callers hand it in. A bad value names where it came from.
 import { readFileSync } from "node:fs";
-import { BwError } from "./errors.js";
+import { asBool, asCount, asHostList, asMilliseconds, asPath, asSeconds, fail, MAX_TIMEOUT_MS, type Source } from "./config-values.js";
 import { DEFAULT_PROFILE, DEFAULT_SESSION, normalizeProfile, validateName } from "./names.js";
 import { canonicalHome, defaultHome } from "./paths.js";
-import { parseHostPattern } from "./policy/host-pattern.js";
 import { isPolicyPreset, policyPreset, POLICY_PRESET_NAMES } from "./policy/presets.js";
 
 export interface PolicySettings {
@@ -150,78 +149,14 @@ export const DEFAULTS = {
   timeoutMs: 30_000,
   sessionTtlSeconds: 900,
   daemonIdleSeconds: 60,
-  maxTimeoutMs: 24 * 60 * 60 * 1000,
+  maxTimeoutMs: MAX_TIMEOUT_MS,
 } as const;
-
-type Source = string;
-
-function fail(source: Source, what: string, problem: string): never {
-  throw new BwError("INVALID_ARGUMENT", `${what} (${source}): ${problem}`);
-}
-
-function asBool(value: unknown, source: Source, what: string): boolean {
-  if (typeof value === "boolean") return value;
-  if (typeof value === "string") {
-    const v = value.trim().toLowerCase();
-    if (["1", "true", "yes", "on"].includes(v)) return true;
-    if (["0", "false", "no", "off", ""].includes(v)) return false;
-  }
-  return fail(source, what, `expected a boolean, got ${JSON.stringify(value)}`);
-}
-
-function asSeconds(value: unknown, source: Source, what: string, { allowZero = false } = {}): number {
-  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  if (typeof n !== "number" || !Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
-    return fail(source, what, `expected a positive number of seconds, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
-  }
-  if (n * 1000 > DEFAULTS.maxTimeoutMs) return fail(source, what, "must be at most one day");
-  return n;
-}
-
-/** Budgets travel as whole milliseconds: 1e-9 or 0.0015 seconds must not reach the daemon as a fraction. */
-function asMilliseconds(value: unknown, source: Source, what: string): number {
-  return Math.max(1, Math.round(asSeconds(value, source, what) * 1000));
-}
-
-function asStringList(value: unknown, source: Source, what: string): string[] {
-  if (typeof value === "string") return value.split(",").map((s) => s.trim()).filter(Boolean);
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value.map((v) => v.trim()).filter(Boolean);
-  return fail(source, what, "expected a list of host names");
-}
-
-/** Host entries are checked and made canonical here, so a typo fails before a daemon starts. */
-function asHostList(value: unknown, source: Source, what: string): string[] {
-  return asStringList(value, source, what).map((entry) => {
-    try {
-      return parseHostPattern(entry, what).text;
-    } catch (error) {
-      return fail(source, what, (error as Error).message);
-    }
-  });
-}
-
-/** A whole number of at least 1 and at most `max` (`unit` names what it counts in the error). */
-function asCount(value: unknown, source: Source, what: string, unit: string, max = Number.MAX_SAFE_INTEGER): number {
-  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 1) {
-    return fail(source, what, `expected a whole number of ${unit}, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`);
-  }
-  if (n > max) return fail(source, what, `must be at most ${max}`);
-  return n;
-}
 
 /** A preset's posture keys, set before the layer's own policy keys (which apply over it). */
 function asPreset(value: unknown, source: Source): Pick<Layer, "allowLoopback" | "allowPrivateNetwork" | "onlyPorts"> {
   const name = typeof value === "string" ? value.trim() : value;
   if (!isPolicyPreset(name)) return fail(source, "policy", `expected one of ${POLICY_PRESET_NAMES.join(", ")}, got ${JSON.stringify(value)}`);
   return policyPreset(name);
-}
-
-function asPath(value: unknown, source: Source, what: string): string {
-  if (typeof value !== "string" || value.trim() === "" || value.includes("\0")) {
-    return fail(source, what, "expected a path");
-  }
-  return value;
 }
 
 /** One layer of settings, as any source states them. */
