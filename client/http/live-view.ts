@@ -10,7 +10,7 @@ import { BwError } from "../../shared/errors.js";
 import { validateName } from "../../shared/names.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { readTranscript } from "../../shared/transcript-format.js";
-import { isPng, readInside } from "./files.js";
+import { isPng, readInside } from "../front-door/artifact-files.js";
 import { HttpRefusal } from "./http-errors.js";
 import { inputOp, parseInput } from "./input.js";
 import { jsonBody } from "./api-routes.js";

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { DownloadOutcome } from "../../shared/envelope.js";
 import { BwError } from "../../shared/errors.js";
 import { ensurePrivateDir, writeFileAtomic } from "../../shared/secure-fs.js";
-import { readBounded, readInside, type BoundedRead } from "./files.js";
+import { readBounded, readInside, type BoundedRead } from "../front-door/artifact-files.js";
 import type { FailureRecord, PdfRecord, RecordStore, SessionRecord } from "./records.js";
 
 export const PDF_SIGNATURE = Buffer.from("%PDF-");

@@ -4,7 +4,7 @@
 // BEGIN and END markers carrying the same random tag. The HTTP API hands its
 // callers the value itself (a 100,000-character read, say).
 import { BwError } from "../../shared/errors.js";
-import { readInside } from "./files.js";
+import { readInside } from "../front-door/artifact-files.js";
 
 const BEGIN = "-----BEGIN UNTRUSTED DATA ";
 const MAX_SPILL_BYTES = 16 * 1024 * 1024;

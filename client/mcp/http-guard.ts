@@ -2,9 +2,9 @@
 // unless --allow-remote), the Host and Origin headers (DNS rebinding: a page
 // whose name resolves to 127.0.0.1 still sends its own Host and Origin) and
 // the bearer token, compared in constant time. Pure.
-import { createHash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import { BwError } from "../../shared/errors.js";
+import { bearerOf, sameToken } from "../front-door/bearer-token.js";
 
 export interface ListenAddress {
   host: string;
@@ -64,11 +64,9 @@ export function checkHeaders(headers: { host?: string | undefined; origin?: stri
   return undefined;
 }
 
-const digest = (text: string) => createHash("sha256").update(text).digest();
-
 /** `Authorization: Bearer <token>`, compared in constant time (digests, so lengths do not show). */
 export function checkBearer(authorization: string | undefined, token: string): Refusal | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  if (!match || !timingSafeEqual(digest(match[1]!), digest(token))) return { status: 401, reason: "a bearer token is required (Authorization: Bearer …)" };
+  const given = bearerOf(authorization);
+  if (given === undefined || !sameToken(given, token)) return { status: 401, reason: "a bearer token is required (Authorization: Bearer …)" };
   return undefined;
 }

@@ -1,11 +1,9 @@
 // The bearer token of `betterwright mcp --http`: BETTERWRIGHT_TOKEN when set
 // (handed in by the CLI from its environment), else `mcp/token` in the home,
 // made at first start (random, 0600, in a 0700 folder, never through a link).
-import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { BwError } from "../../shared/errors.js";
-import { ensurePrivateDir, readPrivateFile, writeFileAtomic } from "../../shared/secure-fs.js";
+import { readOrMakeToken } from "../front-door/bearer-token.js";
 
 export const MIN_TOKEN_CHARS = 16;
 
@@ -24,11 +22,5 @@ function checked(token: string, source: string): string {
 /** The token and where it came from. */
 export function resolveToken(fromEnv: string | undefined, home: string): { token: string; source: string } {
   if (fromEnv !== undefined && fromEnv !== "") return { token: checked(fromEnv, "BETTERWRIGHT_TOKEN"), source: "BETTERWRIGHT_TOKEN" };
-  const file = tokenPath(home);
-  if (!existsSync(file)) {
-    ensurePrivateDir(home);
-    ensurePrivateDir(path.dirname(file), home);
-    writeFileAtomic(file, `${randomBytes(32).toString("base64url")}\n`);
-  }
-  return { token: checked(readPrivateFile(file), file), source: file };
+  return readOrMakeToken(home, tokenPath(home), checked);
 }
