@@ -16,7 +16,7 @@ import { boundResult } from "./result-bound.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./sandbox/args.js";
 import type { RealmLoss } from "./realm/realm.js";
-import type { ErrorShape } from "./realm/realm-messages.js";
+import type { ErrorShape as RealmError } from "./realm/realm-messages.js";
 import { REALM_HEAP_MB, SessionRealm } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
 import { snapshotFunction } from "./sandbox/snapshot.js";
@@ -30,6 +30,9 @@ export const MAX_CONSOLE_ENTRIES = 200;
 export const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
+
+/** How a run failed: a realm's error, or an operation's BwError with its details. */
+type ErrorShape = RealmError & { details?: unknown };
 
 interface Run {
   token: string;
@@ -205,8 +208,12 @@ export class WorkerSession {
     if (this.browserLosses !== lossMark || (isTargetClosed(e.message) && (await this.browserLostSince(lossMark, 1_000)))) {
       return finish({ ok: false, error: new BwError("BROWSER_DISCONNECTED", "the browser went away during the run; the session's pages were lost (what the snippet did before may have happened)", { retryable: false }).toJSON() });
     }
-    // A refusal of ours (a facade's INVALID_ARGUMENT, a syntax error, a heap past its limit) keeps its code.
-    if (isErrorCode(e.code)) return finish({ ok: false, error: new BwError(e.code, e.message).toJSON() });
+    // A refusal of ours (a facade's INVALID_ARGUMENT, a syntax error, a heap past its limit) keeps its code;
+    // an operation's keeps its details too (LOCATOR_AMBIGUOUS's count). A realm's error is the snippet's to shape: no details from it.
+    if (isErrorCode(e.code)) {
+      const details = typeof code !== "string" && e.details !== undefined ? { details: e.details } : {};
+      return finish({ ok: false, error: new BwError(e.code, e.message, details).toJSON() });
+    }
     return finish({ ok: false, error: new BwError("SNIPPET_ERROR", e.name && e.name !== "Error" ? `${e.name}: ${e.message}` : e.message).toJSON() });
   }
 

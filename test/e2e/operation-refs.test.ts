@@ -115,10 +115,10 @@ describe("typed operations on refs", () => {
     await op("navigate", `${server.url}/dup`);
     const ambiguous = await op("click", "--role", "button", "--name", "Save");
     expect(ambiguous.code).toBe(1);
-    expect(ambiguous.envelope.error).toMatchObject({ code: "LOCATOR_AMBIGUOUS" });
+    expect(ambiguous.envelope.error).toMatchObject({ code: "LOCATOR_AMBIGUOUS", details: { count: 2 } });
     expect(ambiguous.envelope.error.message).toMatch(/matches 2 elements/);
     const text = await op("click", "--text", "Save");
-    expect(text.envelope.error.code).toBe("LOCATOR_AMBIGUOUS");
+    expect(text.envelope.error).toMatchObject({ code: "LOCATOR_AMBIGUOUS", details: { count: 2 } });
     await new Promise((r) => setTimeout(r, 200));
     expect(clicks("/dup-clicked")).toBe(0);
     const once = await op("click", "--role", "button", "--name", "Once");

@@ -31,5 +31,5 @@ export type OpStart = (context: OpSessionContext) => Promise<unknown>;
 /** The run an operation ends: the browser calls it has in flight, and its outcome. */
 export interface OpRun {
   inflight: Set<Promise<unknown>>;
-  done(outcome: { ok: boolean; value?: unknown; error?: { name: string; message: string; code?: string } }): void;
+  done(outcome: { ok: boolean; value?: unknown; error?: { name: string; message: string; code?: string; details?: unknown } }): void;
 }

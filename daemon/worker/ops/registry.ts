@@ -54,7 +54,7 @@ export function startOperation(run: OpRun, start: OpStart, context: OpSessionCon
     (value) => run.done({ ok: true, value: value === undefined ? null : value }),
     (error: unknown) => {
       const e = toBwError(error);
-      run.done({ ok: false, error: { name: "Error", message: e.message, code: e.code } });
+      run.done({ ok: false, error: { name: "Error", message: e.message, code: e.code, ...(e.details === undefined ? {} : { details: e.details }) } });
     },
   ).finally(() => run.inflight.delete(task));
 }
