@@ -1,12 +1,11 @@
 // The daemon's artifact quota service: what the worker's reserve/commit and
 // the owner's list/prune reach, and the one step applied to every envelope
 // before it is returned (spill a large result, pin what it references).
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { BwError, toBwError } from "../../shared/errors.js";
-import type { DownloadOutcome, Envelope, WorkerOutcome } from "../../shared/envelope.js";
+import { readDownloadHistory } from "../../shared/download-history.js";
+import type { Envelope, WorkerOutcome } from "../../shared/envelope.js";
 import {
-  DOWNLOAD_HISTORY_FILE, DOWNLOAD_HISTORY_LIMIT,
   evictionWarnings, type ArtifactCaps, type ArtifactListing, type CommitResult, type PruneResult, type ReserveResult, type SessionUsage,
 } from "../../shared/protocol/artifacts.js";
 import { ArtifactStore, inScope, RETURNED_PIN_MS, type Scope } from "./artifact-store.js";
@@ -19,27 +18,6 @@ export interface ArtifactServiceOptions {
   caps: ArtifactCaps;
   log: (line: string) => void;
   now?: () => number;
-}
-
-/** The last outcomes in a session's download history; a torn line is skipped. */
-export function readDownloadHistory(sessionDir: string): DownloadOutcome[] {
-  let text: string;
-  try {
-    text = readFileSync(path.join(sessionDir, DOWNLOAD_HISTORY_FILE), "utf8");
-  } catch {
-    return [];
-  }
-  const out: DownloadOutcome[] = [];
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      const entry = JSON.parse(line) as DownloadOutcome;
-      if (entry && typeof entry.id === "string" && (entry.status === "accepted" || entry.status === "rejected")) out.push(entry);
-    } catch {
-      // torn by a crash mid-append
-    }
-  }
-  return out.slice(-DOWNLOAD_HISTORY_LIMIT);
 }
 
 export class ArtifactService {

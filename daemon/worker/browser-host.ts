@@ -186,7 +186,8 @@ export class BrowserHost {
         return open();
       };
       session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
-        artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined);
+        artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined,
+        artifacts ? () => artifacts.downloadHistory(name) : undefined);
       this.sessions.set(name, session);
     }
     return session;

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { BwError, isErrorCode, toBwError } from "../../shared/errors.js";
-import type { ArtifactInfo, ConsoleEntry, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
+import type { ArtifactInfo, ConsoleEntry, DownloadOutcome, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
 import { BlockedCollector } from "./guard/blocked-collector.js";
 import type { GuardRefusal } from "./guard/route-layer.js";
 import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
@@ -78,6 +78,7 @@ export class WorkerSession {
     /** Told whenever this session's snippet code is about to get control (the watchdog's marker). */
     private readonly onEnter: (session: string) => void = () => {},
     private readonly fileArgs: FileArgumentCheck = refuseFileArguments,
+    private readonly downloadHistory: () => DownloadOutcome[] = () => [],
     private readonly now: () => number = Date.now,
   ) {
     this.pageState = new SessionPageState(now);
@@ -334,6 +335,7 @@ export class WorkerSession {
       guard: (action) => run.blocked.guardCall(action),
       scope: (name) => this.scopeFunctions.get(name),
       fileArgs: this.fileArgs,
+      downloadHistory: this.downloadHistory,
     });
   }
 

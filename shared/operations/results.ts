@@ -1,6 +1,6 @@
 // What each typed operation returns as the envelope's `result`. Fields may be
 // added; none is ever removed or renamed.
-import type { PageInfo } from "../envelope.js";
+import type { DownloadOutcome, PageInfo } from "../envelope.js";
 
 export interface NavigateResult {
   url: string;
@@ -104,6 +104,15 @@ export interface ObserveResult {
   /** Entries after `since` that the bounded buffer had already dropped. */
   dropped: number;
   /** More entries are waiting past `limit`. */
+  more: boolean;
+}
+
+export interface DownloadsResult {
+  /** Newest first, at most `limit`: as each run's envelope listed them. */
+  downloads: DownloadOutcome[];
+  /** Outcomes in the session's history that match `status` (it keeps the last 100). */
+  total: number;
+  /** More match than `limit` let through. */
   more: boolean;
 }
 

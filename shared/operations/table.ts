@@ -5,6 +5,7 @@
 import { BwError } from "../errors.js";
 import type { ArgSpec, OperationSpec } from "./spec.js";
 import { oneOf } from "./spec.js";
+import { DOWNLOAD_HISTORY_LIMIT } from "../protocol/artifacts.js";
 import type * as R from "./results.js";
 
 function op<Result>() {
@@ -21,6 +22,7 @@ export const DEFAULT_SNAPSHOT_CHARS = 8_000;
 export const MAX_READ_CHARS = 100_000;
 export const DEFAULT_READ_CHARS = 8_000;
 export const MAX_OBSERVE_ENTRIES = 200;
+export const DEFAULT_DOWNLOAD_ENTRIES = 20;
 
 const TARGET_HELP = "what to act on: a ref from the latest snapshot (e12), or a locator";
 /** The required target of an operation that acts on one element. */
@@ -196,6 +198,14 @@ export const observe = op<R.ObserveResult>()("observe", {
   ],
   returns: "{ pageId, source, entries, nextCursor, dropped, more }",
 });
+export const downloads = op<R.DownloadsResult>()("downloads", {
+  help: "The session's downloads, newest first: accepted ones with their path and size, refused or cancelled ones with the reason (the last 100, kept across restarts)",
+  args: [
+    { name: "status", type: str(10, ["accepted", "rejected"]), help: "only accepted or only rejected ones", positional: true },
+    { name: "limit", type: int(1, DOWNLOAD_HISTORY_LIMIT), help: `at most this many (default ${DEFAULT_DOWNLOAD_ENTRIES})` },
+  ],
+  returns: "{ downloads: [{ id, url, suggestedFilename, status, path?, bytes?, reason?, message?, runId?, at }], total, more }",
+});
 export const dialog = op<R.DialogArmResult>()("dialog", {
   help: "Accept or dismiss the active page's next dialog (alert, confirm, prompt); a dialog nothing is armed for is dismissed",
   args: [
@@ -233,7 +243,7 @@ export const credentialsFill = op<unknown>()("credentials_fill", {
 /** Every operation, in the order help and docs list them. */
 export const OPERATIONS: readonly OperationSpec[] = [
   navigate, back, forward, reload,
-  snapshot, find, read, screenshot, observe, tabs,
+  snapshot, find, read, screenshot, observe, downloads, tabs,
   click, hover, focus, scrollIntoView, type, fill, fillForm, select, check, uncheck, press, scroll, drag, upload,
   waitFor, actionAndWait, dialog, credentialsFill,
 ];

@@ -2,6 +2,7 @@
 // and records (the same RunContext snippet services get), the session's
 // pages, the per-page state that outlives runs (snapshots, observation), the
 // network guard's wrapper, and the session's snippet services by name.
+import type { DownloadOutcome } from "../../../shared/envelope.js";
 import type { PageRegistry } from "../page-registry.js";
 import type { RunContext, ScopeFunction } from "../sandbox/scope-functions.js";
 import type { SessionPageState } from "./page-state.js";
@@ -16,6 +17,8 @@ export interface OpSessionContext {
   scope(name: string): ScopeFunction | undefined;
   /** File arguments must be files of the session's artifact folder: rewritten to their real paths, or refused. */
   fileArgs(target: string, method: string, args: unknown[]): unknown[];
+  /** The session's download history (the artifact store's), oldest first; none without a store. */
+  downloadHistory(): DownloadOutcome[];
 }
 
 export interface OpContext extends OpSessionContext {

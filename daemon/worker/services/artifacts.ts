@@ -5,8 +5,9 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
+import { readDownloadHistory } from "../../../shared/download-history.js";
 import { BwError } from "../../../shared/errors.js";
-import type { WorkerOutcome } from "../../../shared/envelope.js";
+import type { DownloadOutcome, WorkerOutcome } from "../../../shared/envelope.js";
 import type { CommitResult } from "../../../shared/protocol/index.js";
 import type { RunContext, ScopeFunction } from "../sandbox/scope-functions.js";
 import { evictionWarnings, PIN_AFTER_RUN_MS, type ArtifactClient } from "./artifact-client.js";
@@ -88,6 +89,11 @@ export class WorkerArtifacts {
     for (const d of downloads) {
       if (d.status === "accepted" && d.path) outcome.artifacts.push({ kind: "download", path: d.path, bytes: d.bytes ?? 0, url: d.url });
     }
+  }
+
+  /** The session's download outcomes, as its history file keeps them (oldest first). */
+  downloadHistory(session: string): DownloadOutcome[] {
+    return readDownloadHistory(this.sessionDir(session));
   }
 
   /** For the session's facade calls: file arguments must be real files inside the session's artifact folder. */

@@ -17,7 +17,7 @@ import { sessionArtifactDir } from "./artifact-paths.js";
 import { evictionWarnings, PIN_AFTER_RUN_MS, type ArtifactClient } from "./artifact-client.js";
 import { downloadSlackBytes, reservationTarget, type StopCause } from "./download-budget.js";
 import { discardDownload, downloadFileOf, moveFile, sleep } from "./download-files.js";
-import { appendDownloadHistory } from "./download-history.js";
+import { appendDownloadHistory } from "../../../shared/download-history.js";
 import { DownloadEntry, DownloadMeter } from "./download-meter.js";
 import { isProcessAlive } from "../../../shared/process-alive.js";
 

@@ -1,7 +1,8 @@
-// screenshot, tabs, credentials_fill: operations served by what snippets
-// already use (the screenshot and credential services, the page registry).
+// screenshot, tabs, credentials_fill, downloads: operations served by what
+// snippets already use (the screenshot and credential services, the page
+// registry) and by the download history the artifact store keeps.
 import { BwError } from "../../../../shared/errors.js";
-import { Ops, type ScreenshotResult, type TabsResult } from "../../../../shared/operations/index.js";
+import { DEFAULT_DOWNLOAD_ENTRIES, Ops, type DownloadsResult, type ScreenshotResult, type TabsResult } from "../../../../shared/operations/index.js";
 import { assertNavigable } from "../../facade-dispatch.js";
 import type { OpContext } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
@@ -17,6 +18,11 @@ function service(ctx: OpContext, name: string, args: unknown[]): Promise<unknown
 async function tabs(ctx: OpContext): Promise<TabsResult> {
   const pages = await ctx.pages.infosWithTitles();
   return { active: pages.find((p) => p.active)?.pageId ?? null, pages };
+}
+
+function downloads(ctx: OpContext, status: string | undefined, limit = DEFAULT_DOWNLOAD_ENTRIES): DownloadsResult {
+  const matching = ctx.downloadHistory().filter((d) => status === undefined || d.status === status).reverse();
+  return { downloads: matching.slice(0, limit), total: matching.length, more: matching.length > limit };
 }
 
 function pageIdArg(value: string | undefined, action: string): string {
@@ -52,5 +58,6 @@ export const serviceHandlers = [
     }
     return tabs(ctx);
   }),
+  handle(Ops.downloads, async (ctx, args) => downloads(ctx, args.status, args.limit)),
   handle(Ops.credentialsFill, (ctx, args) => service(ctx, "credentials.fill", [{ ...(args.id ? { id: args.id } : {}), ...(args.submit ? { submit: true } : {}) }])),
 ];
