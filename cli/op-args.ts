@@ -5,6 +5,7 @@
 import { BwError } from "../shared/errors.js";
 import { flagName, isRef, operationUsage, type ArgSpec, type OperationSpec, type Target } from "../shared/operations/index.js";
 import type { OptionSpec } from "./options.js";
+import { parseJsonFlag } from "./json-flag.js";
 
 /** Flags every verb takes besides its arguments. */
 export const VERB_OPTIONS: readonly OptionSpec[] = [
@@ -88,12 +89,7 @@ function field(text: string, path: string): { target: string; value: string } {
 export function opArgsFromCli(spec: OperationSpec, flags: Record<string, unknown>, words: readonly string[]): Record<string, unknown> {
   let args: Record<string, unknown> = {};
   if (typeof flags.args === "string") {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(flags.args);
-    } catch {
-      bad("--args", "not valid JSON");
-    }
+    const parsed = parseJsonFlag("--args", flags.args);
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) bad("--args", "expected a JSON object");
     args = { ...(parsed as Record<string, unknown>) };
   }

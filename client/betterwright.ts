@@ -40,6 +40,8 @@ export interface BetterWrightOptions {
 
 export interface RunOptions {
   session?: string;
+  /** JSON data the snippet sees as `args` (at most 1,000,000 characters as JSON). */
+  args?: unknown;
   timeoutMs?: number;
   signal?: AbortSignal;
   /** Accept downloads the session's pages start during this run; without it every download is cancelled. */
@@ -117,6 +119,7 @@ export class BetterWright {
     return callRun(peer, options.signal, (runId) => this.attach(runId), (runId) => peer.call(SessionExec, {
       session: options.session ?? this.config.settings.session,
       code,
+      ...(options.args !== undefined ? { args: options.args } : {}),
       timeoutMs: options.timeoutMs ?? this.config.settings.timeoutMs,
       runId,
       ...(options.approveDownloads ? { approveDownloads: true } : {}),

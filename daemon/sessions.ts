@@ -19,9 +19,16 @@ import type { WorkerSupervisor } from "./worker-supervisor.js";
 /** Extra time the daemon gives the worker past a run's budget before it stops waiting. */
 const WORKER_REPLY_GRACE_MS = 5000;
 
+/** A snippet as its transcript keeps it: the code, and the JSON `args` it was given (redacted like the rest). */
+function snippetTranscriptText(request: ExecRequest): string {
+  return request.args === undefined ? request.code : `${request.code}\n// args: ${JSON.stringify(request.args)}`;
+}
+
 export interface ExecRequest {
   session: string;
   code: string;
+  /** JSON data the snippet sees as `args`. */
+  args?: unknown;
   timeoutMs: number;
   runId?: string | undefined;
   /** Downloads started by this session's pages during the run are accepted (exec --approve-downloads). */
@@ -208,7 +215,7 @@ export class SessionRegistry {
       const raw = run.cancelRequested()
         ? failed(new BwError("CANCELLED", "the run was cancelled before it started"))
         : session.closed ? failed(session.closingError()) : await this.runOnWorker(session, request, runId, deadline);
-      const { outcome, snippet } = this.filterOutput(raw, request.op ? opTranscriptText(request.op, raw.secretArgs) : request.code);
+      const { outcome, snippet } = this.filterOutput(raw, request.op ? opTranscriptText(request.op, raw.secretArgs) : snippetTranscriptText(request));
       const envelope: Envelope = await this.finishEnvelope({
         ok: outcome.ok,
         ...(outcome.ok ? (outcome.result === undefined ? {} : { result: outcome.result }) : { error: outcome.error! }),
@@ -283,7 +290,7 @@ export class SessionRegistry {
       session.workerGeneration = generation;
       const outcome = request.op
         ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS)
-        : await worker.call(WorkerExec, { session: request.session, code: request.code, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
+        : await worker.call(WorkerExec, { session: request.session, code: request.code, ...(request.args !== undefined ? { args: request.args } : {}), runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
       if (lostPages && !outcome.warnings.some((w) => w.code === "SESSION_RESET")) {
         const storage = session.spec.isolated ? ", and its own cookies and storage with them (its settings were kept)" : "";
         outcome.warnings.unshift({ code: "SESSION_RESET", message: `the worker restarted since this session's last call; its pages and page state were lost${storage}` });

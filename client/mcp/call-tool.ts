@@ -80,7 +80,7 @@ export async function callTool(door: FrontDoor, connection: McpConnection, name:
     if (name === "run") {
       await connection.prepare(session);
       const timeoutMs = typeof args.timeoutMs === "number" ? args.timeoutMs : door.options.timeoutMs;
-      const envelope = await withHeartbeat(door.bw.run(String(args.code), { session, timeoutMs, signal: context.signal }), context, everyMs);
+      const envelope = await withHeartbeat(door.bw.run(String(args.code), { session, timeoutMs, signal: context.signal, ...(args.args !== undefined ? { args: args.args } : {}) }), context, everyMs);
       return attachImages(door, envelope, envelopeResult(name, envelope));
     }
     return await callFrontDoorTool(door, connection, name, args, session);

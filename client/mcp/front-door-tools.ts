@@ -15,6 +15,7 @@ function tool<const N extends string>(toolName: N, help: string, args: readonly 
 
 export const run = tool("run", "Run a JavaScript snippet (async function body) in the session's sandbox: page, pages(), openPage(), snapshot(), screenshot(), state, console; returns its result", [
   { name: "code", type: { kind: "string", max: 1_000_000 }, help: "the snippet, e.g. await page.goto(url); return page.title()", required: true },
+  { name: "args", type: { kind: "json", maxChars: 1_000_000 }, help: "JSON data the snippet sees as `args`" },
   { name: "timeoutMs", type: { kind: "number", min: 100, max: 600_000, integer: true }, help: "budget in ms, queue wait included (default 30000)" },
 ], "the snippet's result, console and pages");
 

@@ -57,6 +57,8 @@ export function kindSchema(type: ArgKind): JsonSchema {
       return TARGET_SCHEMA;
     case "fields":
       return { type: "array", items: FIELDS_ITEM, minItems: 1, maxItems: 50 };
+    case "json":
+      return {};
   }
 }
 

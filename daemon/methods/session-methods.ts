@@ -12,6 +12,7 @@ export function registerSessionMethods(registry: MethodRegistry<ConnectionContex
     return daemon.sessions.exec({
       session: params.session,
       code: params.code,
+      args: params.args,
       timeoutMs: params.timeoutMs ?? daemon.defaultTimeoutMs,
       runId: params.runId,
       approveDownloads: params.approveDownloads,

@@ -225,9 +225,10 @@ export class BrowserHost {
   }
 
   /** A snippet, or a typed operation (`OpStart`). */
-  async exec(name: string, code: string | OpStart, budgetMs: number, runId: string, approveDownloads = false): Promise<WorkerOutcome> {
+  /** `args`: a snippet's JSON data, seen as `args`. */
+  async exec(name: string, code: string | OpStart, budgetMs: number, runId: string, approveDownloads = false, args?: unknown): Promise<WorkerOutcome> {
     this.artifacts?.beginRun(name, runId, approveDownloads, budgetMs);
-    const outcome = await this.session(name).exec(code, budgetMs, runId);
+    const outcome = await this.session(name).exec(code, budgetMs, runId, args);
     await this.artifacts?.finishRun(name, runId, outcome, typeof code !== "string");
     if (this.resetSessions.delete(name)) {
       outcome.warnings.push({ code: "SESSION_RESET", message: "the browser restarted since this session's last call; its pages were lost" });

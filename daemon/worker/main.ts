@@ -51,7 +51,7 @@ function main(): void {
       const op = operationRun(p.op, p.args);
       return op.finish(await ready().exec(p.session, op.start, p.budgetMs, p.runId, p.approveDownloads === true));
     })
-    .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId, p.approveDownloads === true))
+    .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId, p.approveDownloads === true, p.args))
     .define(WorkerCreateSession, async (p) => {
       await ready().createSession(p.session, p.settings, p.state);
       return { ok: true as const };

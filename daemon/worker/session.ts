@@ -127,15 +127,15 @@ export class WorkerSession {
   }
 
   /** Runs a snippet, or a typed operation (trusted code, no realm), in the same lane and budget. */
-  async exec(code: string | OpStart, budgetMs: number, runId: string): Promise<WorkerOutcome> {
+  async exec(code: string | OpStart, budgetMs: number, runId: string, args?: unknown): Promise<WorkerOutcome> {
     this.titles.forget();
-    const outcome = await this.execInner(code, budgetMs, runId);
+    const outcome = await this.execInner(code, budgetMs, runId, args);
     outcome.pages = await this.pageInfosWithTitles();
     this.titles.forget();
     return boundResult(outcome);
   }
 
-  private async execInner(code: string | OpStart, budgetMs: number, runId: string): Promise<WorkerOutcome> {
+  private async execInner(code: string | OpStart, budgetMs: number, runId: string, args: unknown): Promise<WorkerOutcome> {
     const deadline = this.now() + budgetMs;
     await Promise.race([this.settled, new Promise((r) => setTimeout(r, Math.max(0, deadline - this.now())))]);
     const consoleEntries: ConsoleEntry[] = [];
@@ -172,7 +172,7 @@ export class WorkerSession {
     this.events.startRun(run.token);
     this.settled = done.then(() => undefined);
     if (typeof code === "string") {
-      this.realm.run(run.token, code, `snippet-${this.name}.js`);
+      this.realm.run(run.token, code, `snippet-${this.name}.js`, args === undefined ? undefined : JSON.stringify(args));
     } else this.startOp(run, code);
 
     let timer: NodeJS.Timeout | undefined;

@@ -21,6 +21,8 @@ function kindOf(arg: ArgSpec): string {
       return "target";
     case "fields":
       return "[{ target, value }]";
+    case "json":
+      return "JSON";
   }
 }
 

@@ -18,7 +18,9 @@ export type ArgKind =
   | { kind: "boolean" }
   | { kind: "strings"; max?: number; itemMax?: number }
   | { kind: "target" }
-  | { kind: "fields" };
+  | { kind: "fields" }
+  /** Any JSON value, at most `maxChars` as JSON text (a snippet's `args`). */
+  | { kind: "json"; maxChars: number };
 
 export interface ArgSpec {
   /** The wire name (camelCase); the CLI flag is its kebab-case form. */
@@ -37,7 +39,8 @@ type KindType<K> =
         : K extends { kind: "strings" } ? string[]
           : K extends { kind: "target" } ? Target
             : K extends { kind: "fields" } ? FormField[]
-              : never;
+              : K extends { kind: "json" } ? unknown
+                : never;
 
 /** The arguments object of an operation once checked, from its ArgSpec list. */
 export type ArgsOf<S extends readonly ArgSpec[]> =
@@ -123,6 +126,12 @@ export function checkArg(value: unknown, path: string, type: ArgKind): unknown {
       return checkTarget(value, path);
     case "fields":
       return checkFields(value, path);
+    case "json": {
+      const text = JSON.stringify(value);
+      if (text === undefined) bad(path, "expected a JSON value");
+      if (text.length > type.maxChars) bad(path, `longer than ${type.maxChars} characters as JSON`);
+      return value;
+    }
   }
 }
 

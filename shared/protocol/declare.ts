@@ -29,5 +29,13 @@ export const nameParam = (kind: NameKind) =>
     if (problem !== undefined) throw new BwError("INVALID_ARGUMENT", `${path}: ${problem}`);
     return value as string;
   });
+/** A snippet's JSON `args`: any JSON value, at most MAX_ARGS_CHARS as JSON text. */
+export const MAX_ARGS_CHARS = 1_000_000;
+export const argsParam = custom((value, path) => {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new BwError("INVALID_ARGUMENT", `${path}: must be a JSON value`);
+  if (text.length > MAX_ARGS_CHARS) throw new BwError("INVALID_ARGUMENT", `${path}: longer than ${MAX_ARGS_CHARS} characters as JSON`);
+  return value;
+});
 export const runIdParam = str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
 export const timeoutMsParam = num({ min: 1, max: MAX_TIMEOUT_MS, integer: true });

@@ -3,7 +3,7 @@ import type { Envelope } from "../envelope.js";
 import type { SessionSettings } from "../session-settings.js";
 import type { TranscriptEntry } from "../transcript-format.js";
 import { bool, num, obj, optional, str } from "../validate.js";
-import { declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
+import { argsParam, declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
 import { createParam } from "./state.js";
 
 export interface SessionSummary {
@@ -22,6 +22,8 @@ export interface SessionSummary {
 export const SessionExec = declare<Envelope>()("session.exec", obj({
   session: nameParam("session"),
   code: str({ max: MAX_CODE_CHARS }),
+  /** JSON data the snippet sees as `args`. */
+  args: optional(argsParam),
   timeoutMs: optional(timeoutMsParam),
   runId: optional(runIdParam),
   /** Accept downloads this session's pages start during the run (a snippet cannot approve itself). */

@@ -1,7 +1,7 @@
 // daemon → worker: the browser side of sessions.
 import type { WorkerOutcome } from "../envelope.js";
 import { bool, custom, num, obj, optional, str } from "../validate.js";
-import { declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
+import { argsParam, declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
 
 export interface WorkerInit {
   browser: string | null;
@@ -28,6 +28,7 @@ export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
 export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
   session: nameParam("session"),
   code: str({ max: MAX_CODE_CHARS }),
+  args: optional(argsParam),
   runId: runIdParam,
   budgetMs: timeoutMsParam,
   approveDownloads: optional(bool()),

@@ -20,7 +20,7 @@ export type Reply = { ok: true; value: unknown } | { ok: false; error: ErrorShap
 
 /** Main thread → realm. */
 export type ToRealm =
-  | { t: "run"; token: string; code: string; filename: string; active: string | null }
+  | { t: "run"; token: string; code: string; filename: string; active: string | null; argsJson?: string }
   /** The session's active page changed (the realm answers `page` from it without asking). */
   | { t: "active"; pageId: string | null }
   | { t: "end"; token: string }

@@ -98,7 +98,7 @@ function startRealm(init: RealmInit): void {
     },
   }, { scope: init.scope, consoleCap: init.consoleCap });
 
-  function start(token: string, code: string, filename: string, activePage: string | null): void {
+  function start(token: string, code: string, filename: string, activePage: string | null, argsJson: string | undefined): void {
     active = activePage;
     let compiled;
     try {
@@ -109,7 +109,7 @@ function startRealm(init: RealmInit): void {
     }
     const timers = new RunTimers(() => nextTimerId++, (id) => context.fireTimer(id), (message) => post({ t: "limit", token, message }));
     run = { token, timers };
-    if (!context.run(compiled, token)) post({ t: "done", token, ok: false, error: { name: "Error", message: "the snippet could not be started in its context" } });
+    if (!context.run(compiled, token, argsJson)) post({ t: "done", token, ok: false, error: { name: "Error", message: "the snippet could not be started in its context" } });
   }
 
   function end(token: string, confirm: boolean): void {
@@ -124,7 +124,7 @@ function startRealm(init: RealmInit): void {
   port.on("message", (message: ToRealm) => {
     switch (message.t) {
       case "run":
-        start(message.token, message.code, message.filename, message.active);
+        start(message.token, message.code, message.filename, message.active, message.argsJson);
         break;
       case "end":
         end(message.token, true);

@@ -122,8 +122,8 @@ export class Realm {
     Atomics.notify(this.signal, 0);
   }
 
-  run(token: string, code: string, filename: string, active: string | null): void {
-    this.post({ t: "run", token, code, filename, active });
+  run(token: string, code: string, filename: string, active: string | null, argsJson?: string): void {
+    this.post({ t: "run", token, code, filename, active, ...(argsJson === undefined ? {} : { argsJson }) });
   }
 
   /** The session's active page changed. */

@@ -67,10 +67,11 @@ export class SessionRealm {
     };
   }
 
-  run(token: string, code: string, filename: string): void {
+  /** `argsJson`: the snippet's `args` as JSON text, parsed inside its context. */
+  run(token: string, code: string, filename: string, argsJson?: string): void {
     const realm = this.live();
     this.told = this.host.activePage();
-    realm.run(token, code, filename, this.told);
+    realm.run(token, code, filename, this.told, argsJson);
   }
 
   /** Tells the realm the active page when it moved since it was last told. */

@@ -31,8 +31,8 @@ export interface ContextParts {
 }
 
 export interface ContextApi {
-  /** Starts a compiled snippet; completion arrives at the host as a `done` message. */
-  run(compiled: (scope: object) => unknown, token: string): void;
+  /** Starts a compiled snippet (its `args` as JSON text, or null); completion arrives at the host as a `done` message. */
+  run(compiled: (scope: object) => unknown, token: string, argsJson: string | null): void;
   /** The run is over: its timers and event handlers are dropped and never called again. */
   end(token: string): void;
   /** An Error made in the context's realm, for host code that must throw into it. */
@@ -145,12 +145,14 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
 
   const events = parts.events({ P, V, callSync, callAsync, makeError, report, facadesOf: (token) => live(token)?.facades ?? null });
 
-  function makeScope(token: string, rs: RunState): object {
+  function makeScope(token: string, rs: RunState, argsJson: string | null): object {
     const pages = facades.forRun(token, events.hooks(token));
     rs.facades = pages;
     const scope = create(null);
     defineProperty(scope, "page", { get: () => pages.page(callSync(record({ op: "activePage", token }))), enumerable: true });
     scope.state = state;
+    // The run's JSON data: ordinary objects of the context, the snippet's own to change.
+    scope.args = argsJson === null ? undefined : parse(argsJson);
     scope.pages = () => callSync(record({ op: "pages", token }));
     scope.openPage = async (url?: string) => pages.page(await callAsync(record({ op: "openPage", token, url: url === undefined ? null : toStr(url) })));
     scope.usePage = (pageId: string) => pages.page(callSync(record({ op: "usePage", token, pageId: toStr(pageId) })));
@@ -225,14 +227,14 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
   }
 
   return freeze(record({
-    run(compiled: (scope: object) => unknown, token: string) {
+    run(compiled: (scope: object) => unknown, token: string, argsJson: string | null) {
       const rs: RunState = record({ facades: null });
       MapPrototypeSet(runs, token, rs);
       later(async () => {
         if (!live(token)) return;
         let result: unknown;
         try {
-          result = await compiled(makeScope(token, rs));
+          result = await compiled(makeScope(token, rs, argsJson));
         } catch (error) {
           finish(token, false, error);
           return;

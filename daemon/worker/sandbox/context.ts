@@ -112,8 +112,9 @@ export class SnippetContext {
   // whatever happens there, and never look at what was thrown.
 
   /** Starts the run; false when the context refused to (the run then ends at its deadline). */
-  run(compiled: CompiledSnippet, token: string): boolean {
-    return contained(() => this.api.run(compiled, token));
+  /** `argsJson`: the snippet's `args` as JSON text, parsed inside the context. */
+  run(compiled: CompiledSnippet, token: string, argsJson?: string): boolean {
+    return contained(() => this.api.run(compiled, token, argsJson ?? null));
   }
 
   fireTimer(id: number): void {
