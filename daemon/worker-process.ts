@@ -37,6 +37,7 @@ export class WorkerProcess implements WorkerLink {
   private nextTicket = 1;
   /** Started inside bwrap's namespaces. */
   readonly contained: boolean;
+  private readonly inner: SpawnedWorker["inner"];
   private readonly peer: RpcPeer<void>;
   private readonly started: Promise<void>;
   private exited = false;
@@ -51,9 +52,10 @@ export class WorkerProcess implements WorkerLink {
     sweepWorkerTmp(options.init.browserEnvDir, options.spawned?.tmpDir);
     // A lock holder's sweep while an early worker's daemon waited for the lock may have taken its folder.
     if (options.spawned) ensurePrivateDir(options.spawned.tmpDir);
-    const { child, tmpDir, contained } = options.spawned ?? options.spawn();
+    const { child, tmpDir, contained, inner } = options.spawned ?? options.spawn();
     this.child = child;
     this.contained = contained;
+    this.inner = inner;
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream) createInterface({ input: stream }).on("line", (line) => options.log(line));
     }
@@ -75,8 +77,9 @@ export class WorkerProcess implements WorkerLink {
     return this.child.pid;
   }
 
+  /** Contained, also false once the worker's own process is gone, before bwrap around it has exited. */
   get alive(): boolean {
-    return !this.exited;
+    return !this.exited && (this.inner?.alive() ?? true);
   }
 
   async call<P, R>(decl: MethodDecl<P, R>, params: P, timeoutMs?: number): Promise<R> {
@@ -113,7 +116,9 @@ export class WorkerProcess implements WorkerLink {
   }
 
   kill(): void {
-    if (!this.exited) this.child.kill("SIGKILL");
+    if (this.exited) return;
+    this.inner?.kill();
+    this.child.kill("SIGKILL");
   }
 
   async shutdown(deadlineMs: number): Promise<void> {

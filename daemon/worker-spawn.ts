@@ -8,10 +8,12 @@
 // starts inside bwrap: its own network namespace (loopback only), a mount view
 // of its own folders (containment-view.ts) and its own pid namespace.
 import { spawn, type ChildProcess } from "node:child_process";
+import type { Readable } from "node:stream";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { bwrapNamespaceArgs } from "../shared/containment.js";
 import { ensurePrivateDir } from "../shared/secure-fs.js";
+import { ContainedPid } from "./contained-pid.js";
 import { real, realViewFs, WORKER_MAIN, workerCodeRoots, type WorkerSpawnPlan } from "./containment.js";
 import { bwrapViewArgs } from "./containment-view.js";
 
@@ -25,6 +27,8 @@ export interface SpawnedWorker {
   tmpDir: string;
   /** Started inside bwrap's namespaces. */
   contained: boolean;
+  /** Contained: whether the worker's own process (inside bwrap) still runs, which bwrap's exit reports only later. */
+  inner?: ContainedPid;
 }
 
 /** Where workers' own temp folders live, beside Chromium's `tmp` in the browser env folder. */
@@ -49,17 +53,18 @@ export function spawnWorker(plan: WorkerSpawnPlan): SpawnedWorker {
   const node = [process.execPath, "--experimental-vm-modules", "--disable-warning=ExperimentalWarning", real(WORKER_MAIN) ?? WORKER_MAIN];
   // fd 3: the JSON-RPC pipe; fd 4: Node's IPC channel, which only carries the sockets the daemon dials for the guard proxy.
   const stdio: ("ignore" | "pipe" | "ipc")[] = ["ignore", "pipe", "pipe", "pipe", "ipc"];
-  let child: ChildProcess;
   const { containment } = plan;
-  if (containment.active) {
-    const view = containedView(plan, tmpDir);
-    child = spawn(containment.path, [...bwrapNamespaceArgs(containment.disableUserns), ...view, "--", ...node], { stdio, env });
-  } else {
-    child = spawn(node[0]!, node.slice(1), { stdio, env });
+  if (!containment.active) {
+    const child = spawn(node[0]!, node.slice(1), { stdio, env });
+    // Until someone adopts it, a spawn failure must not become an uncaught 'error'.
+    child.on("error", () => {});
+    return { child, tmpDir, contained: false };
   }
-  // Until someone adopts it, a spawn failure must not become an uncaught 'error'.
+  const view = containedView(plan, tmpDir);
+  // fd 5, bwrap's alone (it closes it before the worker starts): its --info-fd, naming its init.
+  const child = spawn(containment.path, [...bwrapNamespaceArgs(containment.disableUserns), "--info-fd", "5", ...view, "--", ...node], { stdio: [...stdio, "pipe"], env });
   child.on("error", () => {});
-  return { child, tmpDir, contained: containment.active };
+  return { child, tmpDir, contained: true, inner: new ContainedPid((child.stdio as unknown as Readable[])[5]!) };
 }
 
 function containedView(plan: WorkerSpawnPlan, tmpDir: string): string[] {
@@ -90,8 +95,10 @@ export function hasExited(child: ChildProcess): boolean {
 
 /** A worker nobody will adopt (its daemon lost the lock race or failed to start): kill it and remove its folder. */
 export function discardWorker(spawned: SpawnedWorker): void {
+  spawned.inner?.kill();
   if (!hasExited(spawned.child)) spawned.child.kill("SIGKILL");
-  for (const stream of [spawned.child.stdout, spawned.child.stderr, spawned.child.stdio[3]]) stream?.destroy();
+  const stdio = spawned.child.stdio as unknown as ({ destroy(): void } | null | undefined)[];
+  for (const stream of [stdio[1], stdio[2], stdio[3], stdio[5]]) stream?.destroy();
   if (spawned.child.connected) spawned.child.disconnect();
   rmSync(spawned.tmpDir, { recursive: true, force: true });
 }

@@ -43,6 +43,8 @@ export class WorkerSupervisor {
       if (early) discardWorker(early);
       return this.worker;
     }
+    // Gone inside bwrap while bwrap has not exited yet: make sure it does.
+    this.worker?.kill();
     if (early && hasExited(early.child)) {
       this.log(`early worker ${early.child.pid} exited before use (code ${early.child.exitCode}, signal ${early.child.signalCode})`);
       discardWorker(early);

@@ -13,7 +13,7 @@ import { probeContainment } from "../../shared/containment.js";
 import { layoutFor } from "../../shared/paths.js";
 import { cleanEnv, destroyHome } from "../helpers/cli.js";
 import { startIdleDaemon } from "../helpers/idle-daemon.js";
-import { alive, isWorkerNode, waitForExit } from "../helpers/procs.js";
+import { alive, isWorkerNode, until, waitForExit } from "../helpers/procs.js";
 
 function envOf(pid: number): Record<string, string> {
   try {
@@ -64,6 +64,26 @@ describe("the early worker", () => {
       discardWorker(spawned);
     }
     expect(readdirSync(workerTmpRoot(browserEnvDir))).not.toContain(path.basename(spawned.tmpDir));
+  });
+
+  it("contained, knows the worker's own process inside bwrap: once it is gone the worker is not alive, before bwrap has exited", async (ctx) => {
+    const env = cleanEnv(home);
+    const containment = await probeContainment({ env });
+    if (!containment.active) return ctx.skip(`containment unavailable: ${containment.reason}`);
+    const layout = layoutFor(home);
+    const spawned = spawnWorker(planFor(layout, profileWorkerDirs(layout), { explicit: null, headless: true }, containment, env));
+    try {
+      const inner = spawned.inner!;
+      expect(await until(() => inner.pid !== undefined, 10_000)).toBe(true);
+      expect(inner.pid).not.toBe(spawned.child.pid);
+      expect(isWorkerNode(inner.pid!)).toBe(true);
+      expect(inner.alive()).toBe(true);
+      inner.kill();
+      expect(await waitForExit([inner.pid!], 5_000)).toEqual([]);
+      expect(inner.alive()).toBe(false);
+    } finally {
+      discardWorker(spawned);
+    }
   });
 
   it("sweeps the folders of workers that are gone, and keeps the current one's and anything that is not a worker's", () => {
