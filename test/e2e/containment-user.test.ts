@@ -75,6 +75,11 @@ describe.runIf(isRoot && tryExec("useradd", ["--help"]) !== undefined)("a compro
     otherHome = path.join(base, "bw-other");
     for (const dir of [home, otherHome]) mkdirSync(dir, { mode: 0o700 });
     for (const dir of [base, home, otherHome]) chownSync(dir, uid, gid);
+    // The user must be able to read the build (a checkout under /root, say, it cannot).
+    if (tryExec("setpriv", ["--reuid", String(uid), "--regid", String(gid), "--clear-groups", process.execPath, "-e", `require("fs").accessSync(${JSON.stringify(CLI)})`]) === undefined) {
+      why = `${USER} cannot read ${CLI}`;
+      return;
+    }
     // Unprivileged bwrap needs user namespaces the kernel lets this user make.
     const trial = tryExec("setpriv", ["--reuid", String(uid), "--regid", String(gid), "--clear-groups", "bwrap", "--unshare-user", "--unshare-net", "--ro-bind", "/", "/", "true"]);
     if (trial === undefined) {
