@@ -8,7 +8,7 @@ import { PolicyCheck, RunAttach, SessionClose, SessionExec, SessionList, Shutdow
 import { connectDaemon, type DaemonConnection } from "./daemon-client.js";
 import { connectInProcess, type InProcessConnection } from "./in-process.js";
 import { applyPolicyOption, type PolicyOption } from "./policy-option.js";
-import type { NetworkPolicy } from "../shared/policy/index.js";
+import type { NetworkPolicy } from "../shared/network-policy/index.js";
 import { vaultApi, type VaultApi } from "./vault-api.js";
 import { checkOperation, type OperationArgs, type OperationName } from "../shared/operations/index.js";
 import { SessionOp } from "../shared/protocol/index.js";

@@ -2,7 +2,7 @@
 // a single dynamic import, so the CLI's normal path never pays for it.
 import { daemonSettingsOf, type ResolvedConfig } from "../shared/config.js";
 import { layoutFor } from "../shared/paths.js";
-import type { NetworkPolicy } from "../shared/policy/index.js";
+import type { NetworkPolicy } from "../shared/network-policy/index.js";
 import { BwError, isErrorCode } from "../shared/errors.js";
 import { Hello } from "../shared/protocol/index.js";
 import { RpcClient } from "../shared/rpc-client.js";

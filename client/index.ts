@@ -5,8 +5,8 @@ export type { SessionCreateResult, StateInfo, StateListing, StateSaveResult } fr
 export type { Geolocation, SessionSettings, Viewport } from "../shared/session-settings.js";
 export { BwError, ERROR_CODES, type ErrorCode } from "../shared/errors.js";
 export type { Envelope, PageInfo, ConsoleEntry, ArtifactInfo, Warning } from "../shared/envelope.js";
-export { NetworkPolicy } from "../shared/policy/index.js";
-export type { CustomHook, NetworkPolicyOptions, PolicyDecision, RequestDetails } from "../shared/policy/index.js";
+export { NetworkPolicy } from "../shared/network-policy/index.js";
+export type { CustomHook, NetworkPolicyOptions, PolicyDecision, RequestDetails } from "../shared/network-policy/index.js";
 export type { PolicyCheckResult, AddressDecision } from "../shared/protocol/index.js";
 export type { VaultApi, VaultAddInput, VaultUpdateInput } from "./vault-api.js";
 export type { VaultAuditRecord, VaultEntryInfo, VaultEntrySecret } from "../shared/protocol/index.js";

@@ -4,7 +4,7 @@
 // cannot cross to a daemon process: it runs the host in this process instead.
 import type { PolicySettings, ResolvedConfig } from "../shared/config.js";
 import { BwError } from "../shared/errors.js";
-import { NetworkPolicy, type NetworkPolicyOptions, type PolicyPresetName } from "../shared/policy/index.js";
+import { NetworkPolicy, type NetworkPolicyOptions, type PolicyPresetName } from "../shared/network-policy/index.js";
 
 /** A NetworkPolicy, its options, or a preset's name (`"public-web"`, `"default"`). */
 export type PolicyOption = NetworkPolicy | NetworkPolicyOptions | PolicyPresetName;

@@ -16,9 +16,9 @@ import { prepareHome } from "../shared/home-check.js";
 import { checkSocket, ensurePrivateDir, makePrivate, writeFileAtomic } from "../shared/secure-fs.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
 import { ArtifactService } from "./artifacts/artifact-service.js";
-import { assertContainment, describeContainment, planFor, withContainmentWarning } from "./containment.js";
-import type { NetworkPolicy } from "../shared/policy/index.js";
-import { GuardService } from "./guard/guard-service.js";
+import { assertContainment, describeContainment, planFor, withContainmentWarning } from "./worker-host/containment.js";
+import type { NetworkPolicy } from "../shared/network-policy/index.js";
+import { GuardService } from "./egress/guard-service.js";
 import { Logger } from "./log.js";
 import { registerArtifactMethods } from "./methods/artifact-methods.js";
 import { registerGuardMethods } from "./methods/guard-methods.js";
@@ -34,9 +34,9 @@ import { SessionRegistry } from "./sessions.js";
 import { StateStore } from "./states/state-store.js";
 import { VaultService } from "./vault/service.js";
 import { prepareSocketDir, removeStaleSocket } from "./socket-path.js";
-import { WorkerSupervisor } from "./worker-supervisor.js";
-import { spawnWorker, type SpawnedWorker } from "./worker-spawn.js";
-import type { WorkerLink } from "./worker-process.js";
+import { WorkerSupervisor } from "./worker-host/supervisor.js";
+import { spawnWorker, type SpawnedWorker } from "./worker-host/spawn.js";
+import type { WorkerLink } from "./worker-host/process.js";
 
 export interface ConnectionContext {
   greeted: boolean;

@@ -4,7 +4,7 @@
 // dynamic import in client/in-process.ts.
 import type { Duplex } from "node:stream";
 import type { DaemonBootstrap } from "../shared/bootstrap.js";
-import type { NetworkPolicy } from "../shared/policy/index.js";
+import type { NetworkPolicy } from "../shared/network-policy/index.js";
 import { Daemon } from "./daemon.js";
 
 export interface InProcessHost {

@@ -14,8 +14,8 @@ import { toBwError } from "../shared/errors.js";
 import { prepareHome } from "../shared/home-check.js";
 import { layoutFor } from "../shared/paths.js";
 import type { Daemon } from "./daemon.js";
-import { planFor, profileWorkerDirs } from "./containment.js";
-import { discardWorker, spawnWorker, type SpawnedWorker } from "./worker-spawn.js";
+import { planFor, profileWorkerDirs } from "./worker-host/containment.js";
+import { discardWorker, spawnWorker, type SpawnedWorker } from "./worker-host/spawn.js";
 
 const HARD_DEADLINE_MS = 10_000;
 

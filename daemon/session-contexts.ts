@@ -7,7 +7,7 @@ import { BwError } from "../shared/errors.js";
 import { WorkerCreateSession, WorkerSaveState, type StateSaveResult } from "../shared/protocol/index.js";
 import { specDifferences, type SessionSpec } from "../shared/session-settings.js";
 import type { StateStore } from "./states/state-store.js";
-import type { WorkerProcess } from "./worker-process.js";
+import type { WorkerProcess } from "./worker-host/process.js";
 
 /** A context is made in the profile's browser, which this call may have to launch first. */
 const CREATE_TIMEOUT_MS = 90_000;

@@ -14,7 +14,7 @@ import { SHARED_SPEC, type SessionSpec } from "../shared/session-settings.js";
 import { RunTable } from "./runs.js";
 import { assertSameSpec, type SessionContexts } from "./session-contexts.js";
 import { preview, Transcript, type TranscriptEntry } from "./transcript.js";
-import type { WorkerSupervisor } from "./worker-supervisor.js";
+import type { WorkerSupervisor } from "./worker-host/supervisor.js";
 
 /** Extra time the daemon gives the worker past a run's budget before it stops waiting. */
 const WORKER_REPLY_GRACE_MS = 5000;

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { asBool, asCount, asHostList, asMilliseconds, asPath, asSeconds, fail, MAX_TIMEOUT_MS, type Source } from "./config-values.js";
 import { DEFAULT_PROFILE, DEFAULT_SESSION, normalizeProfile, validateName } from "./names.js";
 import { canonicalHome, defaultHome } from "./paths.js";
-import { isPolicyPreset, policyPreset, POLICY_PRESET_NAMES } from "./policy/presets.js";
+import { isPolicyPreset, policyPreset, POLICY_PRESET_NAMES } from "./network-policy/presets.js";
 
 export interface PolicySettings {
   allowLoopback: boolean;

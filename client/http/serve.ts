@@ -13,7 +13,7 @@ import type { ResolvedConfig, ServeSettings } from "../../shared/config.js";
 import { BwError, toBwError } from "../../shared/errors.js";
 import { isProcessAlive } from "../../shared/process-alive.js";
 import { layoutFor } from "../../shared/paths.js";
-import { policyPreset, postureName } from "../../shared/policy/index.js";
+import { policyPreset, postureName } from "../../shared/network-policy/index.js";
 import { ensurePrivateDir, writeFileAtomic } from "../../shared/secure-fs.js";
 import { createApp } from "./app.js";
 import { checkListen, loopbackHosts, type ListenAddress } from "./listen.js";

@@ -2,7 +2,7 @@
 // guard service only: neither starts a worker or a browser.
 import { GuardCheck, PolicyCheck } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
-import type { GuardService } from "../guard/guard-service.js";
+import type { GuardService } from "../egress/guard-service.js";
 
 interface HasGuard {
   readonly guard: GuardService;

@@ -6,7 +6,7 @@
 import { ArtifactsCommit, ArtifactsReserve, GuardConnect, WorkerBlocked, type GuardConnectResult } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
 import type { Daemon } from "../daemon.js";
-import type { WorkerLink } from "../worker-process.js";
+import type { WorkerLink } from "../worker-host/process.js";
 import { registerGuardWorkerMethods } from "./guard-methods.js";
 import { registerVaultWorkerMethods } from "./vault-methods.js";
 

@@ -1,7 +1,7 @@
 // The guard's methods. `guard.check` is the worker asking the daemon's policy
 // about one request (worker pipe only); `policy.check` is a client's dry run
 // of that policy for a URL (socket only), which never starts a browser.
-import { GUARD_LAYERS, type GuardAnswer, type GuardLayer } from "../guard/types.js";
+import { GUARD_LAYERS, type GuardAnswer, type GuardLayer } from "../guard-questions/types.js";
 import type { PolicySettings } from "../config.js";
 import { BwError } from "../errors.js";
 import { arr, bool, custom, num, obj, optional, str } from "../validate.js";

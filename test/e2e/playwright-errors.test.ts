@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGuardProxy, type GuardProxy } from "../../daemon/worker/guard-proxy/guard-proxy.js";
+import { startGuardProxy, type GuardProxy } from "../../daemon/worker/proxy/guard-proxy.js";
 import { isElementGone, isNavigationError, isProxyRefusal, isRouteRefusal, isTargetClosed, strictViolationCount } from "../../daemon/worker/playwright-errors.js";
 import { loadPlaywright } from "../../daemon/worker/playwright.js";
 import { findBrowser } from "../../shared/browser-discovery.js";

@@ -7,8 +7,8 @@ import {
   GUARD_CACHE_MAX_TTL_MS,
   type GuardAnswer,
   type RequestDetails,
-} from "../../shared/guard/index.js";
-import { answerGuardCheck, NetworkPolicy, type PolicyLike } from "../../shared/policy/index.js";
+} from "../../shared/guard-questions/index.js";
+import { answerGuardCheck, NetworkPolicy, type PolicyLike } from "../../shared/network-policy/index.js";
 
 const SCRIPT: RequestDetails = { layer: "route", method: "GET", resourceType: "script" };
 const PROXY: RequestDetails = { layer: "proxy" };

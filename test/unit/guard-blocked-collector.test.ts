@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BlockedCollector, MAX_BLOCKED_ENTRIES } from "../../daemon/worker/guard/blocked-collector.js";
+import { BlockedCollector, MAX_BLOCKED_ENTRIES } from "../../daemon/worker/browser-guard/blocked-collector.js";
 import { BwError } from "../../shared/errors.js";
 
 const NAV = { url: "http://10.0.0.1/", layer: "route", reason: "private networks are blocked", resourceType: "document", method: "GET", isNavigation: true } as const;

@@ -25,7 +25,7 @@ function reachViolation(from: string, reached: string): string | undefined {
   if (under(from, "client") && !(under(reached, "client") || under(reached, "shared"))) return "client reaches client and shared only (the in-process import aside)";
   if (under(from, "daemon/worker")) {
     if (!(under(reached, "daemon/worker") || under(reached, "shared"))) return "the worker reaches only itself and shared";
-    if (under(reached, "shared/policy")) return "the worker never reaches the policy";
+    if (under(reached, "shared/network-policy")) return "the worker never reaches the policy";
   } else if (under(from, "daemon")) {
     if (under(reached, "daemon/worker")) return "the daemon spawns its worker by path and never imports it";
     if (!(under(reached, "daemon") || under(reached, "shared"))) return "daemon reaches daemon and shared only";
@@ -137,9 +137,9 @@ describe("the boundary check itself", () => {
   it("refuses a boundary crossed through a file in between, by any form", () => {
     expect(violations(graph({
       "daemon/worker/session.ts": `import { x } from "../../shared/helper.js";`,
-      "shared/helper.ts": `import { createRequire } from "node:module"; export const x = createRequire(import.meta.url)("./policy/network-policy.js");`,
-      "shared/policy/network-policy.ts": "",
-    }))).toEqual([expect.stringContaining("daemon/worker/session.ts → shared/policy/network-policy.ts: the worker never reaches the policy")]);
+      "shared/helper.ts": `import { createRequire } from "node:module"; export const x = createRequire(import.meta.url)("./network-policy/network-policy.js");`,
+      "shared/network-policy/network-policy.ts": "",
+    }))).toEqual([expect.stringContaining("daemon/worker/session.ts → shared/network-policy/network-policy.ts: the worker never reaches the policy")]);
     expect(violations(graph({
       "cli/main.ts": `await import("../client/run.js");`,
       "client/run.ts": `const load = (await import("node:module")).createRequire; import type { Vault } from "../daemon/vault/vault.js";`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BwError } from "../../shared/errors.js";
-import { proxyTarget } from "../../shared/guard/index.js";
-import { NetworkPolicy, parseHostPattern, type NetworkPolicyOptions } from "../../shared/policy/index.js";
+import { proxyTarget } from "../../shared/guard-questions/index.js";
+import { NetworkPolicy, parseHostPattern, type NetworkPolicyOptions } from "../../shared/network-policy/index.js";
 
 function expectInvalid(build: () => unknown): void {
   try {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { policySettingsOf } from "../../client/policy-option.js";
 import { resolveConfig } from "../../shared/config.js";
 import { BwError } from "../../shared/errors.js";
-import { NetworkPolicy, POLICY_PRESETS, policyPreset, postureName } from "../../shared/policy/index.js";
+import { NetworkPolicy, POLICY_PRESETS, policyPreset, postureName } from "../../shared/network-policy/index.js";
 
 const homes: string[] = [];
 function home(config?: unknown): string {

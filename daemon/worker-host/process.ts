@@ -8,11 +8,11 @@ import type { Socket } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { Duplex } from "node:stream";
-import { BwError } from "../shared/errors.js";
-import { GUARD_SOCKET_MESSAGE, WorkerInitialize, WorkerShutdown, type GuardSocketMessage, type MethodDecl, type WorkerInit } from "../shared/protocol/index.js";
-import { RpcPeer, type MethodRegistry } from "../shared/rpc.js";
-import { ensurePrivateDir } from "../shared/secure-fs.js";
-import { sweepWorkerTmp, type SpawnedWorker } from "./worker-spawn.js";
+import { BwError } from "../../shared/errors.js";
+import { GUARD_SOCKET_MESSAGE, WorkerInitialize, WorkerShutdown, type GuardSocketMessage, type MethodDecl, type WorkerInit } from "../../shared/protocol/index.js";
+import { RpcPeer, type MethodRegistry } from "../../shared/rpc.js";
+import { ensurePrivateDir } from "../../shared/secure-fs.js";
+import { sweepWorkerTmp, type SpawnedWorker } from "./spawn.js";
 
 /** What a worker's methods may do to that worker besides answering it. */
 export interface WorkerLink {

@@ -1,6 +1,6 @@
 // What the worker needs to ask the guard and remember its answers: request
 // shapes, host canonicalisation, the proxy's question and the decision cache.
-// Nothing here decides; the policy lives in shared/policy/ (daemon side only).
+// Nothing here decides; the policy lives in shared/network-policy/ (daemon side only).
 export {
   CachedGuard,
   DecisionCache,

@@ -1,7 +1,7 @@
 // Which network a canonical host lives on. The metadata floor is decided here,
 // so every IPv6 form that carries an IPv4 address (mapped, compatible, SIIT,
 // NAT64, 6to4, Teredo) is classified by the address it carries as well.
-import { normalizeHost, type NormalizedHost } from "../guard/host-normalize.js";
+import { normalizeHost, type NormalizedHost } from "../guard-questions/host-normalize.js";
 
 export type HostClass = "metadata" | "loopback" | "private" | "public";
 

@@ -1,10 +1,10 @@
 // Keeps at most one worker alive and starts it on demand (service calls never
 // come here, so they never launch a browser). A worker whose event loop is
 // held by a snippet is killed and replaced; its watchdog names the session.
-import { WorkerPing, type WorkerInit } from "../shared/protocol/index.js";
-import type { MethodRegistry } from "../shared/rpc.js";
-import { WorkerProcess, type WorkerLink } from "./worker-process.js";
-import { discardWorker, hasExited, type SpawnedWorker } from "./worker-spawn.js";
+import { WorkerPing, type WorkerInit } from "../../shared/protocol/index.js";
+import type { MethodRegistry } from "../../shared/rpc.js";
+import { WorkerProcess, type WorkerLink } from "./process.js";
+import { discardWorker, hasExited, type SpawnedWorker } from "./spawn.js";
 
 /** Backstop for a worker hung so badly its watchdog thread cannot speak. */
 const PING_INTERVAL_MS = 5_000;

@@ -7,11 +7,11 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { findBrowser } from "../shared/browser-discovery.js";
-import type { ContainmentStatus } from "../shared/containment.js";
-import type { Warning } from "../shared/envelope.js";
-import { BwError } from "../shared/errors.js";
-import type { HomeLayout } from "../shared/paths.js";
+import { findBrowser } from "../../shared/browser-discovery.js";
+import type { ContainmentStatus } from "../../shared/containment.js";
+import type { Warning } from "../../shared/envelope.js";
+import { BwError } from "../../shared/errors.js";
+import type { HomeLayout } from "../../shared/paths.js";
 import type { ViewFs } from "./containment-view.js";
 
 /** The folders a worker writes. */
@@ -72,9 +72,9 @@ export function assertContainment(status: ContainmentStatus, required: boolean):
   throw new BwError("CONTAINMENT_UNAVAILABLE", `requireContainment is set and the worker cannot be contained: ${status.reason}; fix: ${status.fix}`);
 }
 
-const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** The worker's entry point, links resolved: a contained worker is shown the real folders only. */
-export const WORKER_MAIN = fileURLToPath(new URL("./worker/main.js", import.meta.url));
+export const WORKER_MAIN = fileURLToPath(new URL("../worker/main.js", import.meta.url));
 
 export function real(file: string): string | undefined {
   try {

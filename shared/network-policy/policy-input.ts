@@ -1,10 +1,10 @@
 // What a custom hook (or any policy object) returns is read here defensively:
 // a surprise becomes a denial, never an exception or an allow. Request details
 // are read by the guard's own module, shared with the worker.
-import { boundReason } from "../guard/request-details.js";
+import { boundReason } from "../guard-questions/request-details.js";
 import type { PolicyDecision } from "./types.js";
 
-export { describeError, MAX_REASON_LENGTH, validateDetails } from "../guard/request-details.js";
+export { describeError, MAX_REASON_LENGTH, validateDetails } from "../guard-questions/request-details.js";
 
 export const invalidDecision: unique symbol = Symbol("invalid custom decision");
 

@@ -6,7 +6,7 @@
 // the worker is that init's one child.
 import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { isProcessAlive } from "../shared/process-alive.js";
+import { isProcessAlive } from "../../shared/process-alive.js";
 
 /** The info bwrap writes on --info-fd, read to its end (bwrap closes it once written). */
 export function readInitPid(info: Readable): Promise<number | undefined> {

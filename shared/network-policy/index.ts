@@ -1,9 +1,9 @@
 // The network policy's public surface (daemon and client side). The worker
-// never imports this folder: what it needs to ask and cache is in shared/guard/.
+// never imports this folder: what it needs to ask and cache is in shared/guard-questions/.
 export { NetworkPolicy } from "./network-policy.js";
 export { isPolicyPreset, policyPreset, postureName, POLICY_PRESET_NAMES, POLICY_PRESETS, type PolicyPosture, type PolicyPresetName } from "./presets.js";
 export { answerGuardCheck } from "./guard-answer.js";
-export { hostForUrl, normalizeHost, type HostKind, type HostParse, type NormalizedHost } from "../guard/host-normalize.js";
+export { hostForUrl, normalizeHost, type HostKind, type HostParse, type NormalizedHost } from "../guard-questions/host-normalize.js";
 export {
   classifyHost,
   classifyNormalizedHost,

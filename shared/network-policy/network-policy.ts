@@ -4,7 +4,7 @@
 // sees it; the hook may override everything else, but an allow it gives is
 // re-checked against the floor, and any error in it denies.
 import { BwError } from "../errors.js";
-import { hostForUrl } from "../guard/host-normalize.js";
+import { hostForUrl } from "../guard-questions/host-normalize.js";
 import { findMatchingPattern, parseHostPatterns, type HostPattern } from "./host-pattern.js";
 import { classifyHost, stricterClass, type HostClassification } from "./ip-classify.js";
 import { policyPreset, type PolicyPresetName } from "./presets.js";

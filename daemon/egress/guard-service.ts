@@ -10,8 +10,8 @@ import type { GuardDecision, GuardTarget } from "./guard-decision.js";
 import { defaultDial, type Dial } from "./upstream-dial.js";
 import type { PolicySettings } from "../../shared/config.js";
 import { BwError } from "../../shared/errors.js";
-import { proxyTarget } from "../../shared/guard/index.js";
-import { answerGuardCheck, NetworkPolicy, type GuardAnswer, type RequestDetails } from "../../shared/policy/index.js";
+import { proxyTarget } from "../../shared/guard-questions/index.js";
+import { answerGuardCheck, NetworkPolicy, type GuardAnswer, type RequestDetails } from "../../shared/network-policy/index.js";
 import type { AddressDecision, GuardCounts, PolicyCheckResult, PolicyOverrides } from "../../shared/protocol/index.js";
 
 export type Resolve = (host: string) => Promise<string[]>;

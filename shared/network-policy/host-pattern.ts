@@ -2,7 +2,7 @@
 // target) with an optional port. Entries are validated and normalised once, so
 // `0x7f.1:80` and `127.0.0.1:80` are the same entry and a typo fails loudly.
 import { BwError } from "../errors.js";
-import { hostForUrl, normalizeHost, type NormalizedHost } from "../guard/host-normalize.js";
+import { hostForUrl, normalizeHost, type NormalizedHost } from "../guard-questions/host-normalize.js";
 
 export interface HostPattern {
   readonly host: NormalizedHost;

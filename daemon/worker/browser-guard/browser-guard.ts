@@ -4,10 +4,10 @@
 // the browser context, and the ≤5 s decision cache in front of the daemon's
 // `guard.check` for that layer. The policy itself never enters this process.
 import type { BrowserContext, BrowserContextOptions, LaunchOptions } from "playwright-core";
-import { CachedGuard, proxyTarget, type PolicyDecision, type RequestDetails } from "../../../shared/guard/index.js";
+import { CachedGuard, proxyTarget, type PolicyDecision, type RequestDetails } from "../../../shared/guard-questions/index.js";
 import { GuardCheck as GuardCheckMethod } from "../../../shared/protocol/index.js";
 import type { RpcPeer } from "../../../shared/rpc.js";
-import { startGuardProxy, type Connect, type GuardProxy, type GuardProxyEvent, type PeerCheckOptions } from "../guard-proxy/guard-proxy.js";
+import { startGuardProxy, type Connect, type GuardProxy, type GuardProxyEvent, type PeerCheckOptions } from "../proxy/guard-proxy.js";
 import { rateLimitedLog } from "./rate-limited-log.js";
 import { installRouteLayer, type BlockedSink, type GuardRefusal } from "./route-layer.js";
 

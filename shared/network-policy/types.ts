@@ -1,8 +1,8 @@
 // The policy's own shapes: the hook, the options and anything with `check`.
-// What every layer asks and answers lives in shared/guard/types.ts.
-import type { PolicyDecision, RequestDetails } from "../guard/types.js";
+// What every layer asks and answers lives in shared/guard-questions/types.ts.
+import type { PolicyDecision, RequestDetails } from "../guard-questions/types.js";
 
-export { GUARD_LAYERS, type GuardAnswer, type GuardLayer, type PolicyDecision, type RequestDetails } from "../guard/types.js";
+export { GUARD_LAYERS, type GuardAnswer, type GuardLayer, type PolicyDecision, type RequestDetails } from "../guard-questions/types.js";
 
 /** What a custom hook may return: a decision (reason optional) or null/undefined to keep the built-in one. */
 export type CustomDecision = { allowed: boolean; reason?: string } | null | undefined;

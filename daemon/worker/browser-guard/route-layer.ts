@@ -4,7 +4,7 @@
 // can decide on those. The proxy still checks every connection underneath.
 import type { BrowserContext, Page, Request, Route } from "playwright-core";
 import type { BlockedRequest } from "../../../shared/envelope.js";
-import type { PolicyDecision, RequestDetails } from "../../../shared/guard/index.js";
+import type { PolicyDecision, RequestDetails } from "../../../shared/guard-questions/index.js";
 
 /**
  * A connection the guard did not make: refused by the policy, or (`unresolved`) for a host
