@@ -9,9 +9,13 @@ export const MAX_PASSWORD_CHARS = VAULT_LIMITS.passwordChars;
 export const MAX_LABEL_CHARS = VAULT_LIMITS.labelChars;
 const ID_PATTERN = VAULT_LIMITS.idPattern;
 
-/** Opaque, unguessable, URL- and shell-safe. */
+/**
+ * Opaque, unguessable (96 bits), URL- and shell-safe, and never starting with
+ * "-": an id is typed as a command-line word (`vault show ID`), where a leading
+ * dash would read as a flag.
+ */
 export function newEntryId(): string {
-  return randomBytes(12).toString("base64url");
+  return randomBytes(12).toString("hex");
 }
 
 export function checkId(id: unknown): string {
