@@ -40,7 +40,8 @@ function serverArgs(args: McpArgs, profile: string, home: string): string[] {
   if (args.session !== undefined) words.push("--session", args.session);
   if (args.isolated) words.push("--isolated");
   if (args.tools !== undefined) words.push("--tools", args.tools);
-  for (const flag of ["block-private-network", "block-loopback"] as const) if (args[flag]) words.push(`--${flag}`);
+  if (args.policy !== undefined) words.push("--policy", args.policy);
+  for (const flag of ["block-private-network", "block-loopback", "require-containment"] as const) if (args[flag]) words.push(`--${flag}`);
   for (const h of args["allow-host"] ?? []) words.push("--allow-host", String(h));
   for (const h of args["block-host"] ?? []) words.push("--block-host", String(h));
   return words;

@@ -208,6 +208,9 @@ describe("betterwright mcp over stdio", () => {
     const entry = printed.json.mcpServers.betterwright;
     expect(entry.command).toBe(process.execPath);
     expect(entry.args).toEqual([CLI, "mcp", "--profile", "work", "--isolated"]);
+    // The policy a server was started with is part of how the host must start it again.
+    const hardened = await runCli(["mcp", "--policy", "public-web", "--block-host", "ads.example", "--print-config"], { home });
+    expect(hardened.json.mcpServers.betterwright.args).toEqual([CLI, "mcp", "--policy", "public-web", "--block-host", "ads.example"]);
   });
 
   it("keeps a --session lane open after its connection ends", async () => {
