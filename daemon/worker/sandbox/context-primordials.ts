@@ -38,7 +38,6 @@ export interface Primordials {
   MapPrototypeSet: <K, V>(map: Map<K, V>, key: K, value: V) => Map<K, V>;
   MapPrototypeHas: <K>(map: Map<K, unknown>, key: K) => boolean;
   MapPrototypeDelete: <K>(map: Map<K, unknown>, key: K) => boolean;
-  MapPrototypeForEach: <K, V>(map: Map<K, V>, fn: (value: V, key: K) => void) => void;
   /** The size getter of Map.prototype: throws for anything but a real Map (a brand check). */
   MapPrototypeGetSize: (map: unknown) => number;
   SetPrototypeGetSize: (set: unknown) => number;
@@ -117,7 +116,6 @@ export function contextPrimordials(): Primordials {
     MapPrototypeSet: uncurry(MapProto.set),
     MapPrototypeHas: uncurry(MapProto.has),
     MapPrototypeDelete: uncurry(MapProto.delete),
-    MapPrototypeForEach: mapForEach,
     MapPrototypeGetSize: getter(MapProto, "size"),
     SetPrototypeGetSize: getter(SetProto, "size"),
     // forEach walks a collection without the iterator protocol, which a snippet can replace.
