@@ -5,7 +5,7 @@
 import type { Argv } from "yargs";
 import { DEFAULT_LISTEN, parseListen } from "../../client/http/listen.js";
 import { startServe } from "../../client/http/serve.js";
-import { resolveServeSettings, SERVE_SOURCES } from "../../shared/config.js";
+import { resolveServeSettings, SERVE_SOURCES } from "../../shared/serve-config.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";

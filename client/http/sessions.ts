@@ -7,7 +7,7 @@
 // operation call of the library, whose `create` keeps an operation from ever
 // making the id a shared session.
 import type { BetterWright, CreateSessionOptions } from "../index.js";
-import type { ServeSettings } from "../../shared/config.js";
+import type { ServeSettings } from "../../shared/serve-config.js";
 import type { Envelope } from "../../shared/envelope.js";
 import { BwError, toBwError } from "../../shared/errors.js";
 import { VIEWPORT } from "./input.js";

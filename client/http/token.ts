@@ -2,7 +2,7 @@
 // module), else `serve/token` in the home, made at first start (see
 // client/bearer-token.ts). Callers print the file's path, never the token.
 import path from "node:path";
-import { checkServeToken } from "../../shared/config.js";
+import { checkServeToken } from "../../shared/serve-config.js";
 import { readOrMakeToken } from "../front-door/bearer-token.js";
 
 export { bearerOf, sameToken } from "../front-door/bearer-token.js";

@@ -10,7 +10,8 @@ import { serveDaemonSettings } from "../../client/http/serve.js";
 import { parseSpilled } from "../../client/http/spilled.js";
 import { bearerOf, sameToken } from "../../client/http/token.js";
 import { isSessionId, sessionId } from "../../client/http/uuid.js";
-import { resolveConfig, resolveServeSettings, SERVE_DEFAULTS } from "../../shared/config.js";
+import { resolveConfig } from "../../shared/config.js";
+import { resolveServeSettings, SERVE_DEFAULTS } from "../../shared/serve-config.js";
 import { BwError, ERROR_CODES } from "../../shared/errors.js";
 
 const code = (fn: () => unknown): string => {
