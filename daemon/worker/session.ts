@@ -3,20 +3,19 @@
 // facade call it makes throws, and its timers and event handlers never fire.
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
-import { BwError, isErrorCode, toBwError } from "../../shared/errors.js";
+import { BwError, toBwError } from "../../shared/errors.js";
 import type { ArtifactInfo, ConsoleEntry, DownloadOutcome, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
 import { BlockedCollector } from "./browser-guard/blocked-collector.js";
 import type { GuardRefusal } from "./browser-guard/route-layer.js";
 import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
-import { isTargetClosed } from "./playwright-errors.js";
 import { TitleReuse } from "./page-titles.js";
 import { boundResult } from "./result-bound.js";
+import { runFailure, type RunError } from "./run-failure.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./sandbox/args.js";
 import type { RealmLoss } from "./realm/realm.js";
-import type { ErrorShape as RealmError } from "./realm/realm-messages.js";
 import { REALM_HEAP_MB, SessionRealm } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
 import { snapshotFunction } from "./sandbox/snapshot.js";
@@ -31,8 +30,6 @@ export const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
 
-/** How a run failed: a realm's error, or an operation's BwError with its details. */
-type ErrorShape = RealmError & { details?: unknown };
 
 interface Run {
   token: string;
@@ -42,7 +39,7 @@ interface Run {
   console: ConsoleEntry[];
   artifacts: ArtifactInfo[];
   warnings: Warning[];
-  done: (outcome: { ok: boolean; value?: unknown; error?: ErrorShape }) => void;
+  done: (outcome: { ok: boolean; value?: unknown; error?: RunError }) => void;
   /** Browser calls in flight for this run. */
   inflight: Set<Promise<unknown>>;
   /** Stops waiting for the snippet (run.cancel, or its session closing); it is cut off like a timed-out one. */
@@ -199,23 +196,10 @@ export class WorkerSession {
       const value = outcome.value as { __bwUndefined?: boolean } | undefined;
       return finish(value && typeof value === "object" && value.__bwUndefined === true ? { ok: true } : { ok: true, result: outcome.value });
     }
-    const e: ErrorShape = outcome.error ?? { name: "Error", message: "unknown error" };
-    // A navigation the guard refused keeps its code when the snippet lets it through.
-    const guardCode = blocked.codeFor(e.message);
-    if (guardCode) return finish({ ok: false, error: new BwError(guardCode, e.message).toJSON() });
-    if (run.limits.has(e.message)) return finish({ ok: false, error: new BwError("LIMIT_EXCEEDED", e.message).toJSON() });
-    // Chromium died under the run (its pages are gone, Playwright says "closed"): a crash, not the snippet's fault.
-    // A "closed" error may land before the news of the loss does, so it waits for it a moment.
-    if (this.browserLosses !== lossMark || (isTargetClosed(e.message) && (await this.browserLostSince(lossMark, 1_000)))) {
-      return finish({ ok: false, error: new BwError("BROWSER_DISCONNECTED", "the browser went away during the run; the session's pages were lost (what the snippet did before may have happened)", { retryable: false }).toJSON() });
-    }
-    // A refusal of ours (a facade's INVALID_ARGUMENT, a syntax error, a heap past its limit) keeps its code;
-    // an operation's keeps its details too (LOCATOR_AMBIGUOUS's count). A realm's error is the snippet's to shape: no details from it.
-    if (isErrorCode(e.code)) {
-      const details = typeof code !== "string" && e.details !== undefined ? { details: e.details } : {};
-      return finish({ ok: false, error: new BwError(e.code, e.message, details).toJSON() });
-    }
-    return finish({ ok: false, error: new BwError("SNIPPET_ERROR", e.name && e.name !== "Error" ? `${e.name}: ${e.message}` : e.message).toJSON() });
+    const error = await runFailure(outcome.error ?? { name: "Error", message: "unknown error" }, {
+      blocked, limits: run.limits, fromOperation: typeof code !== "string", browserLost: (waitMs) => this.browserLostSince(lossMark, waitMs),
+    });
+    return finish({ ok: false, error });
   }
 
   /** Cancels the run in flight if it is `runId`. */
@@ -406,6 +390,7 @@ export class WorkerSession {
   /** Whether the browser went away since `mark`, waiting up to `waitMs` for the news (a call may fail before the close event lands). */
   private async browserLostSince(mark: number, waitMs: number): Promise<boolean> {
     if (this.browserLosses !== mark) return true;
+    if (waitMs <= 0) return false;
     await new Promise<void>((resolve) => {
       const wake = () => { clearTimeout(timer); resolve(); };
       const timer = setTimeout(() => {
