@@ -12,7 +12,7 @@ import type { CheckRecord, GuardDecision, GuardTarget } from "../../daemon/egres
 import { defaultResolve } from "../../daemon/egress/guard-service.js";
 import { defaultDial, type DialFailure } from "../../daemon/egress/upstream-dial.js";
 import { startGuardProxy, type Connect, type GuardProxyEvent, type GuardProxyOptions } from "../../daemon/worker/proxy/guard-proxy.js";
-import { parseReply, SocksCommand } from "../../daemon/worker/proxy/socks5.js";
+import { parseReply, SocksCommand } from "../../shared/proxy/socks5.js";
 
 export const LOOPBACK = new Set(["127.0.0.1", "::1"]);
 export const METADATA = "169.254.169.254";

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GuardService } from "../../daemon/egress/guard-service.js";
 import { BrowserGuard, type GuardAskFn } from "../../daemon/worker/browser-guard/browser-guard.js";
 import type { Connect } from "../../daemon/worker/proxy/guard-proxy.js";
-import { encodeRequest, parseReply, SocksCommand, SocksReply } from "../../daemon/worker/proxy/socks5.js";
+import { encodeRequest, parseReply, SocksCommand, SocksReply } from "../../shared/proxy/socks5.js";
 import { findBrowser } from "../../shared/browser-discovery.js";
 import type { BlockedRequest } from "../../shared/envelope.js";
 import { decisionCacheKey, GUARD_CACHE_MAX_TTL_MS, type RequestDetails } from "../../shared/guard-questions/index.js";

@@ -15,7 +15,7 @@ import {
   SocksCommand,
   SocksMethod,
   SocksReply,
-} from "../../daemon/worker/proxy/socks5.js";
+} from "../../shared/proxy/socks5.js";
 
 const bytes = (...values: number[]): Buffer => Buffer.from(values);
 

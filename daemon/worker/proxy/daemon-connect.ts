@@ -4,7 +4,7 @@
 // answer names. The two travel on different channels, so either may come first.
 import { Socket } from "node:net";
 import { GUARD_SOCKET_MESSAGE, GuardConnect, type MethodDecl } from "../../../shared/protocol/index.js";
-import type { Connect } from "./proxy-connection.js";
+import type { Connect } from "../../../shared/proxy/proxy-connection.js";
 
 /** guard.connect's own bound: the daemon bounds each check and each dial attempt itself. */
 export const GUARD_CONNECT_TIMEOUT_MS = 30_000;

@@ -6,11 +6,11 @@
 // uncontained, only sockets of this process's uid are served (peer-check.ts).
 
 import { createServer, type Server, type Socket } from "node:net";
-import { DEFAULT_MAX_HEADER_BYTES } from "./http-connect.js";
+import { DEFAULT_MAX_HEADER_BYTES } from "../../../shared/proxy/http-connect.js";
 import { preparePeerCheck, type PeerCheckOptions } from "./peer-check.js";
-import { handleConnection, type Connect, type ConnectionConfig, type GuardCounters, type GuardProxyEvent } from "./proxy-connection.js";
+import { handleConnection, type Connect, type ConnectionConfig, type GuardCounters, type GuardProxyEvent } from "../../../shared/proxy/proxy-connection.js";
 
-export type { Connect, ConnectOutcome, GuardProtocol, GuardProxyEvent, Refusal } from "./proxy-connection.js";
+export type { Connect, ConnectOutcome, GuardProtocol, GuardProxyEvent, Refusal } from "../../../shared/proxy/proxy-connection.js";
 export type { PeerCheckOptions, ReadProcNet } from "./peer-check.js";
 
 export interface GuardProxyOptions {

@@ -4,7 +4,7 @@
 // the proxy; its `uid` column is the owner, and a zero `inode` means no process
 // holds it any more (closed, or a TIME_WAIT entry, whose uid always reads 0).
 import { isIPv4, isIPv6 } from "node:net";
-import { parseIPv6 } from "./socks5.js";
+import { parseIPv6 } from "../../../shared/proxy/socks5.js";
 
 export type ProcNetTable = "tcp" | "tcp6";
 export type Endianness = "LE" | "BE";

@@ -4,7 +4,7 @@
 // path ends in a reply, a destroy, or a tunnel that tears both sides down together.
 
 import type { Socket } from "node:net";
-import type { Refusal } from "../../../shared/protocol/index.js";
+import type { Refusal } from "../protocol/index.js";
 import { encodeConnectResponse, parseConnectRequest, type ConnectStatus } from "./http-connect.js";
 import { encodeMethodSelection, encodeReply, parseGreeting, parseRequest, selectMethod, SOCKS_VERSION, SocksMethod, SocksReply, type SocksReplyCode } from "./socks5.js";
 
