@@ -3,15 +3,19 @@
 // other than a well-formed CONNECT to host:port is refused, never forwarded.
 
 export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
+/** The realm a proxy that asks for credentials names in its 407. */
+export const PROXY_REALM = "betterwright";
 
-export type ConnectStatus = 200 | 400 | 403 | 405 | 431 | 502 | 504;
+export type ConnectStatus = 200 | 400 | 403 | 405 | 407 | 431 | 501 | 502 | 504;
 
 const STATUS_TEXT: Record<ConnectStatus, string> = {
   200: "Connection Established",
   400: "Bad Request",
   403: "Forbidden",
   405: "Method Not Allowed",
+  407: "Proxy Authentication Required",
   431: "Request Header Fields Too Large",
+  501: "Not Implemented",
   502: "Bad Gateway",
   504: "Gateway Timeout",
 };
@@ -23,14 +27,37 @@ export type ConnectParse =
 
 const HEAD_END = Buffer.from("\r\n\r\n");
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const REQUEST_LINE = /^(\S+) (\S+) HTTP\/1\.[01]$/;
+const REQUEST_LINE = /^(\S+) (\S+) HTTP\/(1\.[01])$/;
 const PORT = /^[0-9]{1,5}$/;
+
+/** One request head, checked for shape only: what it asks for is the caller's to judge. */
+export type RequestHeadParse =
+  | { kind: "incomplete" }
+  | { kind: "ok"; consumed: number; method: string; target: string; version: "1.0" | "1.1"; headers: RequestHeader[] }
+  | { kind: "error"; status: 400 | 431; reason: string };
+
+/** A header line as sent: `name` as written (compare case-insensitively), `value` without surrounding blanks, `line` verbatim. */
+export interface RequestHeader {
+  name: string;
+  value: string;
+  line: string;
+}
 
 /**
  * Parse a request head. Bytes after the blank line belong to the tunnel and are
  * left to the caller (`consumed` marks where they start).
  */
 export function parseConnectRequest(buf: Buffer, maxHeaderBytes = DEFAULT_MAX_HEADER_BYTES): ConnectParse {
+  const head = parseRequestHead(buf, maxHeaderBytes);
+  if (head.kind !== "ok") return head;
+  if (head.method !== "CONNECT") return { kind: "error", status: 405, reason: `method ${head.method} is not supported; only CONNECT` };
+  const authority = parseAuthority(head.target);
+  if (!authority) return { kind: "error", status: 400, reason: "CONNECT target must be host:port" };
+  return { kind: "ok", consumed: head.consumed, method: "CONNECT", ...authority };
+}
+
+/** The request line and header lines of one head, from a possibly partial stream, bounded by `maxHeaderBytes`. */
+export function parseRequestHead(buf: Buffer, maxHeaderBytes = DEFAULT_MAX_HEADER_BYTES): RequestHeadParse {
   // Fail fast on bytes that cannot start an HTTP request line, so binary garbage
   // is refused at once rather than buffered until the size or time bound.
   const lineEnd = buf.indexOf("\r\n");
@@ -54,19 +81,18 @@ export function parseConnectRequest(buf: Buffer, maxHeaderBytes = DEFAULT_MAX_HE
   const lines = buf.toString("latin1", 0, end).split("\r\n");
   const match = REQUEST_LINE.exec(lines[0]!);
   if (!match) return { kind: "error", status: 400, reason: "malformed request line" };
-  const [, method, target] = match as unknown as [string, string, string];
+  const [, method, target, version] = match as unknown as [string, string, string, "1.0" | "1.1"];
   if (!TOKEN.test(method)) return { kind: "error", status: 400, reason: "malformed method" };
+  const headers: RequestHeader[] = [];
   for (const line of lines.slice(1)) {
     const colon = line.indexOf(":");
+    // A bare CR or LF inside a line is refused here, so no header can smuggle a line break.
     if (colon <= 0 || !TOKEN.test(line.slice(0, colon)) || /[\x00-\x08\x0a-\x1f\x7f]/.test(line)) {
       return { kind: "error", status: 400, reason: "malformed header line" };
     }
+    headers.push({ name: line.slice(0, colon), value: line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, ""), line });
   }
-  if (method !== "CONNECT") return { kind: "error", status: 405, reason: `method ${method} is not supported; only CONNECT` };
-
-  const authority = parseAuthority(target);
-  if (!authority) return { kind: "error", status: 400, reason: "CONNECT target must be host:port" };
-  return { kind: "ok", consumed: headBytes, method: "CONNECT", ...authority };
+  return { kind: "ok", consumed: headBytes, method, target, version, headers };
 }
 
 /** `host:port` or `[ipv6]:port`; the brackets are removed from the returned host. */
@@ -108,6 +134,7 @@ export function encodeConnectResponse(status: ConnectStatus, reason?: string): B
     "Proxy-Connection: close",
   ];
   if (status === 405) headers.push("Allow: CONNECT");
+  if (status === 407) headers.push(`Proxy-Authenticate: Basic realm="${PROXY_REALM}"`);
   return Buffer.from(`${statusLine}${headers.join("\r\n")}\r\n\r\n${body}`, "utf8");
 }
 

@@ -2,13 +2,21 @@
 // handshake, ask for the upstream (the daemon decides and dials), answer, then
 // splice the two sockets. Nothing a client sends can throw out of here: every
 // path ends in a reply, a destroy, or a tunnel that tears both sides down together.
+// A proxy that asks for credentials never lets an unauthenticated client reach `connect`.
 
 import type { Socket } from "node:net";
 import type { Refusal } from "../protocol/index.js";
-import { encodeConnectResponse, parseConnectRequest, type ConnectStatus } from "./http-connect.js";
+import { encodeConnectResponse, type ConnectStatus } from "./http-connect.js";
+import { parseProxyRequest } from "./http-proxy-request.js";
 import { encodeMethodSelection, encodeReply, parseGreeting, parseRequest, selectMethod, SOCKS_VERSION, SocksMethod, SocksReply, type SocksReplyCode } from "./socks5.js";
 
-export type GuardProtocol = "socks5" | "http-connect";
+/** `http-forward`: a plain-http request in absolute form, forwarded as one request. */
+export type GuardProtocol = "socks5" | "http-connect" | "http-forward";
+
+/** Whose connection this is, on a proxy that asks for credentials: what `authorize` accepted. */
+export interface ProxyLease {
+  readonly id: string;
+}
 
 export type { Refusal };
 
@@ -23,9 +31,9 @@ export type ConnectOutcome =
  * Asks for a connection to `host:port` as the client named it. In the worker,
  * the daemon's guard.connect: the policy is asked about the host and every
  * address it resolves to, and only a checked literal is dialled. Must not throw;
- * a rejection refuses the connection.
+ * a rejection refuses the connection. `lease` is set on a proxy that asks for credentials.
  */
-export type Connect = (host: string, port: number, signal: AbortSignal) => Promise<ConnectOutcome>;
+export type Connect = (host: string, port: number, signal: AbortSignal, lease?: ProxyLease) => Promise<ConnectOutcome>;
 
 export type GuardProxyEvent =
   | { type: "accepted"; connectionId: number; remotePort: number | undefined }
@@ -33,6 +41,8 @@ export type GuardProxyEvent =
   | { type: "refused"; connectionId: number; protocol: GuardProtocol; host: string; port: number; refusal: Refusal; reason: string }
   | { type: "connected"; connectionId: number; protocol: GuardProtocol; host: string; port: number; address: string; durationMs: number }
   | { type: "protocol-error"; connectionId: number; protocol: GuardProtocol | "unknown"; reason: string }
+  /** On a proxy that asks for credentials: a request without valid ones (answered 407), or a SOCKS5 greeting (no method offered). */
+  | { type: "unauthorized"; connectionId: number; protocol: GuardProtocol }
   | { type: "closed"; connectionId: number; bytesFromClient: number; bytesToClient: number; durationMs: number }
   /** A connection from a socket another user owns, closed unread and unanswered (the policy never hears of it). */
   | { type: "peer-refused"; remoteAddress: string | undefined; remotePort: number | undefined; reason: string }
@@ -45,6 +55,14 @@ export interface ConnectionConfig {
   handshakeTimeoutMs: number;
   idleTimeoutMs: number;
   maxHandshakeBytes: number;
+  /**
+   * Set, the proxy asks for credentials: an HTTP request is served only if this
+   * accepts its Proxy-Authorization value (undefined when there is none, or more
+   * than one), and SOCKS5 is refused. Unset (the worker's loopback proxy), nothing is asked.
+   */
+  authorize?: (proxyAuthorization: string | undefined) => ProxyLease | undefined;
+  /** Forward plain-http requests sent in absolute form, one per connection; unset, only CONNECT (405). */
+  forwardHttp?: boolean;
 }
 
 export interface GuardCounters {
@@ -149,6 +167,11 @@ export function handleConnection(client: Socket, ctx: ConnectionContext): void {
       if (greeting.kind === "incomplete") return;
       if (greeting.kind === "error") return protocolError(greeting.reason);
       buffered = buffered.subarray(greeting.consumed);
+      if (config.authorize) {
+        // Chromium cannot authenticate to a SOCKS5 proxy, so a proxy that asks for credentials offers no method at all.
+        ctx.emit({ type: "unauthorized", connectionId: ctx.id, protocol: "socks5" });
+        return finish(encodeMethodSelection(SocksMethod.NO_ACCEPTABLE));
+      }
       const method = selectMethod(greeting.methods);
       if (method === SocksMethod.NO_ACCEPTABLE) {
         ctx.emit({ type: "protocol-error", connectionId: ctx.id, protocol: "socks5", reason: "client offers no acceptable authentication method" });
@@ -164,21 +187,31 @@ export function handleConnection(client: Socket, ctx: ConnectionContext): void {
       ctx.emit({ type: "protocol-error", connectionId: ctx.id, protocol: "socks5", reason: request.reason });
       return finish(encodeReply(request.reply ?? SocksReply.GENERAL_FAILURE));
     }
-    startTunnel(request.host, request.port, buffered.subarray(request.consumed));
+    startTunnel(request.host, request.port, buffered.subarray(request.consumed), undefined, undefined);
   }
 
   function advanceHttp(): void {
-    const request = parseConnectRequest(buffered, config.maxHandshakeBytes);
+    const request = parseProxyRequest(buffered, { maxHeaderBytes: config.maxHandshakeBytes, forward: config.forwardHttp === true });
     if (request.kind === "incomplete") return;
     if (request.kind === "error") {
       ctx.emit({ type: "protocol-error", connectionId: ctx.id, protocol: "http-connect", reason: request.reason });
       return finish(encodeConnectResponse(request.status, request.reason));
     }
-    startTunnel(request.host, request.port, buffered.subarray(request.consumed));
+    if (request.kind === "forward") protocol = "http-forward";
+    let lease: ProxyLease | undefined;
+    if (config.authorize) {
+      lease = authorizeOnce(config.authorize, request.authorization);
+      if (lease === undefined) {
+        ctx.emit({ type: "unauthorized", connectionId: ctx.id, protocol: protocol! });
+        return finish(encodeConnectResponse(407));
+      }
+    }
+    const forward = request.kind === "forward" ? { head: request.head, bodyBytes: request.bodyBytes } : undefined;
+    startTunnel(request.host, request.port, buffered.subarray(request.consumed), lease, forward);
   }
 
   /** Stop reading (the kernel buffers whatever the client sends next) and decide. */
-  function startTunnel(host: string, port: number, early: Buffer): void {
+  function startTunnel(host: string, port: number, early: Buffer, lease: ProxyLease | undefined, forward: Forward | undefined): void {
     phase = "deciding";
     clearTimeout(handshakeTimer);
     client.off("data", onData);
@@ -186,16 +219,16 @@ export function handleConnection(client: Socket, ctx: ConnectionContext): void {
     buffered = Buffer.alloc(0);
     const proto = protocol!;
     ctx.emit({ type: "request", connectionId: ctx.id, protocol: proto, host, port });
-    connectUpstream(proto, host, port, early).catch((error: unknown) => {
+    connectUpstream(proto, host, port, early, lease, forward).catch((error: unknown) => {
       // Unreachable by design; if it happens, the connection dies, the process does not.
       protocolError(`internal error: ${error instanceof Error ? error.message : String(error)}`);
     });
   }
 
-  async function connectUpstream(proto: GuardProtocol, host: string, port: number, early: Buffer): Promise<void> {
+  async function connectUpstream(proto: GuardProtocol, host: string, port: number, early: Buffer, lease: ProxyLease | undefined, forward: Forward | undefined): Promise<void> {
     let outcome: ConnectOutcome;
     try {
-      outcome = await config.connect(host, port, abort.signal);
+      outcome = await (lease === undefined ? config.connect(host, port, abort.signal) : config.connect(host, port, abort.signal, lease));
     } catch (error) {
       // Failure is closed: a question that could not be asked denies, as a failed check does.
       outcome = { kind: "refused", refusal: "denied", reason: `guard check failed: ${error instanceof Error ? error.message : String(error)}`, checks: 0 };
@@ -219,11 +252,13 @@ export function handleConnection(client: Socket, ctx: ConnectionContext): void {
 
     counters.tunnels += 1;
     ctx.emit({ type: "connected", connectionId: ctx.id, protocol: proto, host, port, address: outcome.address, durationMs: config.now() - startedAt });
-    client.write(proto === "socks5" ? encodeReply(SocksReply.SUCCEEDED, bindOf(upstream)) : encodeConnectResponse(200));
-    splice(upstream, early);
+    if (forward) upstream.write(forward.head);
+    else client.write(proto === "socks5" ? encodeReply(SocksReply.SUCCEEDED, bindOf(upstream)) : encodeConnectResponse(200));
+    splice(upstream, early, forward?.bodyBytes);
   }
 
-  function splice(upstream: Socket, early: Buffer): void {
+  /** Join the two sockets; with `bodyBytes`, only that many more bytes of the client's go upstream (one forwarded request). */
+  function splice(upstream: Socket, early: Buffer, bodyBytes: number | undefined): void {
     phase = "tunnel";
     upstream.setNoDelay(true);
     const teardown = (): void => {
@@ -239,13 +274,37 @@ export function handleConnection(client: Socket, ctx: ConnectionContext): void {
       client.setTimeout(config.idleTimeoutMs, teardown);
       upstream.setTimeout(config.idleTimeoutMs, teardown);
     }
+    upstream.pipe(client);
+    if (bodyBytes !== undefined) return carryBody(upstream, early, bodyBytes, teardown);
     if (early.length > 0) upstream.write(early);
     // pipe() pauses the source while the destination's buffer is full (backpressure)
     // and forwards a half-close (FIN) as end(); a FIN that came while deciding is
     // already past, so it is forwarded by hand.
     if (clientEnded) upstream.end();
     else client.pipe(upstream);
-    upstream.pipe(client);
+  }
+
+  /**
+   * A forwarded request's body, and nothing after it: a byte past the body is a
+   * second request on a connection that carries one (the upstream was told
+   * `Connection: close`, and the next may be meant for another host), so both
+   * sides are closed instead and the client retries on a new connection.
+   */
+  function carryBody(upstream: Socket, early: Buffer, bodyBytes: number, teardown: () => void): void {
+    let remaining = bodyBytes;
+    const carry = (chunk: Buffer): void => {
+      if (chunk.length > remaining) return teardown();
+      remaining -= chunk.length;
+      if (chunk.length > 0 && !upstream.write(chunk)) {
+        client.pause();
+        upstream.once("drain", () => client.resume());
+      }
+    };
+    carry(early);
+    if (clientEnded) upstream.end();
+    else client.once("end", () => upstream.end());
+    client.on("data", carry);
+    client.resume();
   }
 
   function refuse(proto: GuardProtocol, host: string, port: number, refusal: Refusal, reason: string): void {
@@ -275,6 +334,22 @@ export function handleConnection(client: Socket, ctx: ConnectionContext): void {
     phase = "done";
     ctx.emit({ type: "protocol-error", connectionId: ctx.id, protocol: protocol ?? "unknown", reason });
     client.destroy();
+  }
+}
+
+/** A forwarded request: the head the upstream gets, and how long its body is. */
+interface Forward {
+  head: Buffer;
+  bodyBytes: number;
+}
+
+/** What `authorize` makes of a request's Proxy-Authorization values; more than one, or a throw, is no lease. */
+function authorizeOnce(authorize: NonNullable<ConnectionConfig["authorize"]>, values: readonly string[]): ProxyLease | undefined {
+  if (values.length > 1) return undefined;
+  try {
+    return authorize(values[0]);
+  } catch {
+    return undefined;
   }
 }
 
