@@ -352,10 +352,10 @@ describe("the remote guard", () => {
     expect(tunnel.status).toBe(200);
     const halfway = await open(port);
     halfway.socket.write("CONNECT 127.0.0.1:1 HTTP/1.1\r\n");
-    await eventually(() => expect(guard.stats().active).toBe(2));
+    await eventually(() => expect(guard.stats().active).toBe(2), 10_000);
     await guard.close();
     await Promise.all([tunnel.wire.untilClosed(), halfway.untilClosed()]);
-    await eventually(() => expect(upstream.sockets.size).toBe(0));
+    await eventually(() => expect(upstream.sockets.size).toBe(0), 10_000);
     await expect(open(port)).rejects.toMatchObject({ code: "ECONNREFUSED" });
     expect(guard.stats()).toMatchObject({ leases: 0, active: 0 });
     expect(() => guard.lease("s", 1)).toThrow(BwError);
