@@ -11,6 +11,8 @@ export interface GlobalArgs {
   browser?: string;
   json?: boolean;
   "require-containment"?: boolean;
+  "browser-endpoint"?: string[];
+  "trust-remote-egress"?: boolean;
   "block-private-network"?: boolean;
   "block-loopback"?: boolean;
   "allow-host"?: string[];
@@ -26,6 +28,8 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: "browser", type: "string", describe: "Chromium executable (env BETTERWRIGHT_BROWSER)" },
   { name: "json", type: "boolean", describe: "Machine-readable output, errors included" },
   { name: "require-containment", type: "boolean", describe: "Refuse to start the daemon when its worker cannot be contained (env BETTERWRIGHT_REQUIRE_CONTAINMENT)" },
+  { name: "browser-endpoint", type: "array", describe: "Place sessions on a remote browser: ws://… (Playwright browser server) or cdp+http://… (repeatable; env BETTERWRIGHT_BROWSER_ENDPOINTS; see docs/remote-browsers.md)" },
+  { name: "trust-remote-egress", type: "boolean", describe: "Allow remote browsers the guard cannot hold (CDP endpoints); every envelope then warns GUARD_NOT_ENFORCED" },
 ];
 
 export const POLICY_OPTIONS: readonly OptionSpec[] = [
@@ -57,5 +61,7 @@ export function flagsFrom(args: GlobalArgs & { session?: string; timeout?: numbe
   if (args["allow-host"]?.length) flags.allowHost = args["allow-host"];
   if (args["block-host"]?.length) flags.blockHost = args["block-host"];
   if (args.policy !== undefined) flags.policy = args.policy;
+  if (args["browser-endpoint"]?.length) flags.browserEndpoint = args["browser-endpoint"].map(String);
+  if (args["trust-remote-egress"]) flags.trustRemoteEgress = true;
   return flags;
 }

@@ -6,6 +6,7 @@ import { asBool, asCount, asHostList, asMilliseconds, asPath, asSeconds, fail, M
 import { DEFAULT_PROFILE, DEFAULT_SESSION, normalizeProfile, validateName } from "./names.js";
 import { canonicalHome, defaultHome } from "./paths.js";
 import { isPolicyPreset, policyPreset, POLICY_PRESET_NAMES } from "./network-policy/presets.js";
+import { mergeRemote, REMOTE_FILE_KEYS, remoteLayerFromEnv, remoteLayerFromFlags, remoteLayerFromObject, type RemoteLayer, type RemoteSettings } from "./remote-config.js";
 
 export interface PolicySettings {
   allowLoopback: boolean;
@@ -108,6 +109,8 @@ export interface DaemonSettings {
   states: StateSettings;
   /** Refuse to start rather than run the worker uncontained (see docs/security.md). */
   requireContainment: boolean;
+  /** Remote browsers the sessions are placed on, and the guard offered to them (docs/remote-browsers.md). */
+  remote: RemoteSettings;
 }
 
 export interface Settings extends DaemonSettings {
@@ -135,6 +138,9 @@ export interface FlagInput {
   /** A policy preset (`public-web`, `default`); the other policy flags apply over it. */
   policy?: string;
   requireContainment?: boolean;
+  /** Remote browser endpoints (`--browser-endpoint`, repeatable). */
+  browserEndpoint?: string[];
+  trustRemoteEgress?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -175,11 +181,13 @@ interface Layer {
   limits?: Partial<LimitSettings>;
   states?: Partial<StateSettings>;
   requireContainment?: boolean;
+  remote?: RemoteLayer;
 }
 
 const FILE_KEYS = new Set([
   "browser", "headless", "timeoutSeconds", "sessionTtlSeconds", "daemonIdleSeconds",
   "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "policy", "requireContainment", "profiles",
+  ...REMOTE_FILE_KEYS,
   ...Object.values(ARTIFACT_SOURCES).map((s) => s.key),
   ...Object.values(LIMIT_SOURCES).map((s) => s.key),
   ...Object.values(STATE_SOURCES).map((s) => s.key),
@@ -225,6 +233,11 @@ function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   if (raw.blockHosts !== undefined) layer.blockHosts = asHostList(raw.blockHosts, source, "blockHosts");
   if (raw.requireContainment !== undefined) layer.requireContainment = asBool(raw.requireContainment, source, "requireContainment");
   addCounts(layer, (key) => raw[key], () => source);
+  return withRemote(layer, remoteLayerFromObject(raw, source));
+}
+
+function withRemote(layer: Layer, remote: RemoteLayer): Layer {
+  if (Object.keys(remote).length > 0) layer.remote = remote;
   return layer;
 }
 
@@ -289,7 +302,7 @@ function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
   if (env.BETTERWRIGHT_REQUIRE_CONTAINMENT) {
     layer.requireContainment = asBool(env.BETTERWRIGHT_REQUIRE_CONTAINMENT, src("BETTERWRIGHT_REQUIRE_CONTAINMENT"), "require-containment");
   }
-  return layer;
+  return withRemote(layer, remoteLayerFromEnv(env));
 }
 
 function layerFromFlags(flags: FlagInput): Layer {
@@ -304,7 +317,7 @@ function layerFromFlags(flags: FlagInput): Layer {
   if (flags.allowHost?.length) layer.allowHosts = asHostList(flags.allowHost, "flag --allow-host", "allow-host");
   if (flags.blockHost?.length) layer.blockHosts = asHostList(flags.blockHost, "flag --block-host", "block-host");
   if (flags.requireContainment) layer.requireContainment = true;
-  return layer;
+  return withRemote(layer, remoteLayerFromFlags(flags));
 }
 
 function pickProfile(flags: FlagInput, env: NodeJS.ProcessEnv): string {
@@ -326,6 +339,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   const statedLimits: Partial<LimitSettings> = Object.assign({}, ...layers.map((l) => l.limits ?? {}));
   const statedStates: Partial<StateSettings> = Object.assign({}, ...layers.map((l) => l.states ?? {}));
   const explicit: Partial<DaemonSettings> = {};
+  const remote = mergeRemote(layers.map((l) => l.remote ?? {}));
 
   const policy: PolicySettings = {
     allowLoopback: merged.allowLoopback ?? true,
@@ -349,6 +363,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     limits: { ...LIMIT_DEFAULTS, ...statedLimits },
     states: { ...STATE_DEFAULTS, ...statedStates },
     requireContainment: merged.requireContainment ?? false,
+    remote: remote.settings,
     noDaemon: flags.noDaemon ?? (env.BETTERWRIGHT_NO_DAEMON ? asBool(env.BETTERWRIGHT_NO_DAEMON, "environment BETTERWRIGHT_NO_DAEMON", "no-daemon") : false),
   };
   if (merged.browser !== undefined) explicit.browser = settings.browser;
@@ -360,6 +375,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   if (Object.keys(statedLimits).length > 0) explicit.limits = settings.limits;
   if (Object.keys(statedStates).length > 0) explicit.states = settings.states;
   if (merged.requireContainment !== undefined) explicit.requireContainment = settings.requireContainment;
+  if (remote.stated) explicit.remote = settings.remote;
   const statedPolicy: Partial<PolicySettings> = {};
   for (const key of POLICY_KEYS) {
     if (merged[key] !== undefined) Object.assign(statedPolicy, { [key]: merged[key] });
@@ -369,8 +385,8 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
 }
 
 export function daemonSettingsOf(settings: Settings): DaemonSettings {
-  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment } = settings;
-  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment };
+  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote } = settings;
+  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote };
 }
 
 export { DEFAULT_PROFILE };

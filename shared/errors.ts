@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   DOWNLOAD_UNSUPPORTED: { retryable: false, exit: 1, summary: "A download was not a PDF (its first bytes are not %PDF-); the HTTP API keeps PDFs only." },
   DOWNLOAD_LIMIT: { retryable: false, exit: 1, summary: "A session of the HTTP API already keeps as many PDFs as it may." },
   CONTAINMENT_UNAVAILABLE: { retryable: false, exit: 3, summary: "The worker cannot be contained here (no bwrap, no user namespaces, not Linux): a warning on every envelope, or the daemon's refusal to start under requireContainment." },
+  GUARD_NOT_ENFORCED: { retryable: false, exit: 3, summary: "A remote browser that cannot be made to use the guard proxy (a CDP endpoint): refused unless trustRemoteEgress is set, and then a warning on every envelope of its sessions." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
