@@ -6,6 +6,8 @@ import { Duplex, PassThrough } from "node:stream";
 import net from "node:net";
 import path from "node:path";
 import { ARTIFACT_DEFAULTS, LIMIT_DEFAULTS, STATE_DEFAULTS, type DaemonSettings } from "../shared/config.js";
+import { WorkerEndpoints, WorkerRemoteRefused, type EndpointReport } from "../shared/protocol/index.js";
+import { REMOTE_DEFAULTS } from "../shared/remote-config.js";
 import { probeContainment, type ContainmentStatus } from "../shared/containment.js";
 import { BwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
@@ -19,6 +21,7 @@ import { ArtifactService } from "./artifacts/artifact-service.js";
 import { assertContainment, describeContainment, planFor, withContainmentWarning } from "./worker-host/containment.js";
 import type { NetworkPolicy } from "../shared/network-policy/index.js";
 import { GuardService } from "./egress/guard-service.js";
+import { RemoteBrowsers } from "./egress/remote-browsers.js";
 import { Logger } from "./log.js";
 import { registerArtifactMethods } from "./methods/artifact-methods.js";
 import { registerGuardMethods } from "./methods/guard-methods.js";
@@ -76,6 +79,8 @@ export class Daemon {
   readonly vault: VaultService;
   /** Saved browser states of this profile, sealed with the vault key. */
   readonly states: StateStore;
+  /** Remote browser endpoints, and the guard proxy they go out through. */
+  readonly remote: RemoteBrowsers;
   readonly defaultTimeoutMs: number;
   private readonly worker: WorkerSupervisor;
   private readonly now: () => number;
@@ -114,12 +119,25 @@ export class Daemon {
       log: (line) => this.log.write(line),
       now: this.now,
     });
+    this.remote = new RemoteBrowsers(options.settings.remote ?? REMOTE_DEFAULTS, {
+      connect: (host, port) => this.guard.connect(host, port),
+      vaultSecret: async (id) => (await this.vault.show(id)).password,
+      redact: (secret) => this.vault.redactor.add(secret),
+      // The session's runs in flight list it as blocked, as they do the local proxy's refusals.
+      refused: (session, url, refusal, reason) => {
+        void this.worker.current()?.call(WorkerRemoteRefused, { session, url, reason, ...(refusal === "dns" ? { unresolved: true } : {}) }).catch(() => {});
+      },
+      env: process.env,
+      log: (line) => this.log.write(line),
+    });
+    const remoteInit = this.remote.workerInit();
     this.worker = new WorkerSupervisor(
       () => ({
         browser: options.settings.browser,
         headless: options.settings.headless,
         ...this.workerDirs(),
         routeRequests: this.guard.settings.custom === true,
+        ...(remoteInit ? { remote: remoteInit } : {}),
       }),
       (link) => this.workerRegistry(link),
       (line) => this.log.write(line),
@@ -264,7 +282,9 @@ export class Daemon {
     };
   }
 
-  status(): StatusResult {
+  /** `probeEndpoints`: connect each remote endpoint (if the worker runs) and time a round trip. */
+  async status(probeEndpoints = false): Promise<StatusResult> {
+    const endpoints = this.remote.enabled ? await this.endpoints(probeEndpoints) : undefined;
     return {
       ...this.identity(),
       uptimeMs: this.now() - this.startedAt,
@@ -272,7 +292,16 @@ export class Daemon {
       browser: { running: this.worker.current() !== undefined },
       guard: this.guard.counts,
       ...(this.containmentStatus ? { containment: this.containmentStatus } : {}),
+      ...(endpoints ? { endpoints } : {}),
     };
+  }
+
+  /** The remote endpoints as the worker holds them; with none running, as configured. */
+  private async endpoints(probe: boolean): Promise<EndpointReport[]> {
+    const worker = probe ? await this.worker.ensure().catch(() => undefined) : this.worker.current();
+    const reported = await worker?.call(WorkerEndpoints, { probe }, probe ? 60_000 : 5_000).catch(() => undefined);
+    if (reported) return reported.endpoints;
+    return this.remote.settings.endpoints.map((e) => ({ url: e.url, kind: e.kind, state: "idle" as const, sessions: 0, maxSessions: e.maxSessions, guarded: e.kind === "playwright" }));
   }
 
   /**
@@ -338,6 +367,7 @@ export class Daemon {
     const drainUntil = this.now() + DRAIN_DEADLINE_MS;
     while (this.sessions.busy && this.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
     await this.worker.shutdown(Math.max(1000, drainUntil - this.now()));
+    await this.remote.close();
     for (const peer of this.peers) peer.close();
     if (this.serving) {
       rmSync(this.layout.socketPath, { force: true });

@@ -28,15 +28,17 @@ export class SessionContexts {
   /**
    * Makes an isolated session's context on `worker`. `seed`: its first context, which starts from the
    * saved state it names; a context made again (on a new worker) has its settings and empty storage.
+   * Resolves with the remote endpoint it was placed on, if any.
    */
-  async open(worker: WorkerProcess, session: string, spec: SessionSpec, seed: boolean): Promise<void> {
+  async open(worker: WorkerProcess, session: string, spec: SessionSpec, seed: boolean): Promise<string | undefined> {
     const plain = seed && spec.state !== undefined ? await this.states.load(spec.state) : undefined;
     try {
-      await worker.call(WorkerCreateSession, {
+      const made = await worker.call(WorkerCreateSession, {
         session,
         settings: spec.settings,
         ...(plain ? { state: plain.toString("base64") } : {}),
       }, CREATE_TIMEOUT_MS);
+      return made.placement;
     } finally {
       plain?.fill(0);
     }

@@ -69,6 +69,8 @@ class DaemonSession {
   private seq: number | undefined;
   /** The worker generation this session last ran on; a newer worker means its pages are gone. */
   workerGeneration: number | undefined;
+  /** On remote browsers: the endpoint it lives on, as the worker last said. */
+  placement: string | undefined;
   readonly transcript: Transcript;
 
   constructor(readonly name: string, layout: HomeLayout, now: number, readonly spec: SessionSpec) {
@@ -177,7 +179,7 @@ export class SessionRegistry {
         const worker = await this.worker.ensure();
         if (session.closed) throw session.closingError();
         const generation = this.worker.generation;
-        await this.isolation().open(worker, name, spec, true);
+        session.placement = await this.isolation().open(worker, name, spec, true);
         session.workerGeneration = generation;
       });
     } catch (error) {
@@ -286,11 +288,13 @@ export class SessionRegistry {
       generation = this.worker.generation;
       const lostPages = session.workerGeneration !== undefined && session.workerGeneration !== generation;
       // An isolated session on a new worker gets its context again: its settings, not its lost storage.
-      if (session.spec.isolated && session.workerGeneration !== generation) await this.isolation().open(worker, session.name, session.spec, session.workerGeneration === undefined);
+      if (session.spec.isolated && session.workerGeneration !== generation) session.placement = await this.isolation().open(worker, session.name, session.spec, session.workerGeneration === undefined);
       session.workerGeneration = generation;
       const outcome = request.op
         ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS)
         : await worker.call(WorkerExec, { session: request.session, code: request.code, ...(request.args !== undefined ? { args: request.args } : {}), runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
+      if (outcome.placement !== undefined) session.placement = outcome.placement;
+      delete outcome.placement;
       if (lostPages && !outcome.warnings.some((w) => w.code === "SESSION_RESET")) {
         const storage = session.spec.isolated ? ", and its own cookies and storage with them (its settings were kept)" : "";
         outcome.warnings.unshift({ code: "SESSION_RESET", message: `the worker restarted since this session's last call; its pages and page state were lost${storage}` });
@@ -316,6 +320,7 @@ export class SessionRegistry {
       isolated: s.spec.isolated,
       settings: s.spec.settings,
       ...(s.spec.state === undefined ? {} : { state: s.spec.state }),
+      ...(s.placement === undefined ? {} : { placement: s.placement }),
     }));
   }
 

@@ -80,6 +80,8 @@ export interface WorkerOutcome {
   preview?: string;
   /** A typed operation's arguments (dotted paths) that went into a password field: the transcript shows them redacted. */
   secretArgs?: string[];
+  /** On remote browsers: the endpoint the session lives on (`sessions` shows it). */
+  placement?: string;
 }
 
 /** One download: accepted (in the session's artifact folder) or rejected with an error-table code. */

@@ -34,7 +34,7 @@ export function registerDaemonMethods(registry: MethodRegistry<ConnectionContext
     );
   });
 
-  registry.define(Status, () => daemon.status());
+  registry.define(Status, (params) => daemon.status(params?.probeEndpoints === true));
 
   registry.define(Shutdown, () => {
     daemon.requestStop("daemon.shutdown requested");

@@ -3,7 +3,7 @@
 // reservations). Owner methods never appear here; this registry is all the
 // worker's pipe reaches. It is made per worker: guard.connect hands the socket
 // it dials to the worker that asked.
-import { ArtifactsCommit, ArtifactsReserve, GuardConnect, WorkerBlocked, type GuardConnectResult } from "../../shared/protocol/index.js";
+import { ArtifactsCommit, ArtifactsReserve, GuardConnect, GuardRemoteLease, GuardRemoteRelease, RemoteDial, RemoteHeaders, WorkerBlocked, type GuardConnectResult } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
 import type { Daemon } from "../daemon.js";
 import type { WorkerLink } from "../worker-host/process.js";
@@ -23,6 +23,14 @@ export function registerWorkerMethods(registry: MethodRegistry<void>, daemon: Da
     } catch (error) {
       return { connected: false, refusal: "error", reason: `the connection could not be handed to the worker: ${(error as Error).message}`, checks: outcome.checks };
     }
+  });
+  // Remote browsers: the endpoint's socket and headers, and one session's proxy credentials.
+  registry.define(RemoteDial, async ({ endpoint }) => ({ ticket: await link.sendSocket(await daemon.remote.dial(endpoint)) }));
+  registry.define(RemoteHeaders, async ({ endpoint }) => ({ headers: await daemon.remote.headers(endpoint) }));
+  registry.define(GuardRemoteLease, ({ session }) => daemon.remote.lease(session, link));
+  registry.define(GuardRemoteRelease, async ({ leaseId }) => {
+    await daemon.remote.release(leaseId);
+    return null;
   });
   registry.define(ArtifactsReserve, (params) => daemon.artifacts.reserve(params));
   registry.define(ArtifactsCommit, (params) => daemon.artifacts.commit(params));

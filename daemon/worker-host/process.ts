@@ -18,6 +18,8 @@ import { sweepWorkerTmp, type SpawnedWorker } from "./spawn.js";
 export interface WorkerLink {
   /** Hands a connected socket to the worker (the daemon closes its own copy); resolves with the ticket the worker knows it by. */
   sendSocket(socket: Socket): Promise<number>;
+  /** Calls `listener` once the worker has exited (at once if it has). */
+  whenExited(listener: () => void): void;
 }
 
 export interface WorkerProcessOptions {
@@ -41,6 +43,7 @@ export class WorkerProcess implements WorkerLink {
   private readonly peer: RpcPeer<void>;
   private readonly started: Promise<void>;
   private exited = false;
+  private readonly exitListeners: (() => void)[] = [];
 
   constructor(options: WorkerProcessOptions) {
     // Temp files (Playwright's and Chromium's) stay inside the home; a killed
@@ -67,6 +70,7 @@ export class WorkerProcess implements WorkerLink {
       this.peer.close();
       rmSync(tmpDir, { recursive: true, force: true });
       options.onExit({ pid: this.child.pid, code, signal });
+      for (const listener of this.exitListeners.splice(0)) listener();
     });
     this.child.on("error", (error) => options.log(`worker spawn error: ${error.message}`));
     this.started = this.peer.call(WorkerInitialize, options.init).then(() => undefined);
@@ -92,6 +96,11 @@ export class WorkerProcess implements WorkerLink {
       }
       throw error;
     }
+  }
+
+  whenExited(listener: () => void): void {
+    if (this.exited) listener();
+    else this.exitListeners.push(listener);
   }
 
   sendSocket(socket: Socket): Promise<number> {

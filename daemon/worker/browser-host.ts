@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import { BwError } from "../../shared/errors.js";
 import type { WorkerOutcome } from "../../shared/envelope.js";
-import type { WorkerInit, WorkerSavedState } from "../../shared/protocol/index.js";
+import type { EndpointReport, WorkerInit, WorkerSavedState } from "../../shared/protocol/index.js";
 import type { SessionSettings } from "../../shared/session-settings.js";
 import { parseStorageState, storageStateBytes, type StorageState } from "../../shared/storage-state.js";
 import type { BrowserGuard } from "./browser-guard/browser-guard.js";
@@ -21,6 +21,7 @@ import { loadPlaywright } from "./playwright.js";
 import { WorkerSession } from "./session.js";
 import { chromiumArgs } from "./chromium-args.js";
 import type { OpStart } from "./ops/op-context.js";
+import type { RemotePool } from "./remote/remote-pool.js";
 
 /** How long a new page may go without an owner before it is taken for an orphan (see watchOwner). */
 export const ORPHAN_GRACE_MS = 2_000;
@@ -48,7 +49,30 @@ export class BrowserHost {
     private readonly guard?: BrowserGuard,
     /** The artifact store's worker side: downloads path, download approval per run, file arguments. */
     private readonly artifacts?: WorkerArtifacts,
+    /** Remote browsers: every session is an isolated context on one of them, and nothing is launched here. */
+    private readonly remote?: RemotePool,
   ) {}
+
+  /** A session's contexts on its remote browser, wired as every context is. */
+  private remoteWiring(name: string): ContextWiring {
+    return this.remote!.wiring(name, (context) => this.wire(context, false, true));
+  }
+
+  /** The endpoint went away with these sessions' contexts: their next run is told, and placed again. */
+  remoteLost(sessions: string[]): void {
+    for (const name of sessions) {
+      this.isolated.get(name)?.dropped();
+      const session = this.sessions.get(name);
+      if (!session) continue;
+      session.dropPages();
+      this.resetSessions.add(name);
+    }
+  }
+
+  /** A connection of a remote context that the daemon's guard refused: that session's runs list it. */
+  noteRemoteRefused(name: string, entry: GuardRefusal): void {
+    this.sessions.get(name)?.noteBlocked(entry, undefined);
+  }
 
   private async launch(): Promise<BrowserContext> {
     const { found, problem } = findBrowser({ explicit: this.init.browser, headless: this.init.headless });
@@ -83,15 +107,15 @@ export class BrowserHost {
   }
 
   /** What every context gets, the persistent one at launch and each isolated one: the routing layer, downloads, the orphan watch. */
-  private async wire(context: BrowserContext, persistent: boolean): Promise<void> {
+  private async wire(context: BrowserContext, persistent: boolean, remote = false): Promise<void> {
     // Fail closed: a context whose routing layer could not be installed is not used.
-    await this.guard?.attach(context, (entry, page) => this.noteBlocked(entry, page)).catch(async (error: Error) => {
+    await this.guard?.attach(context, (entry, page) => this.noteBlocked(entry, page), remote || undefined).catch(async (error: Error) => {
       await context.close().catch(() => {});
       throw new BwError("BROWSER_UNAVAILABLE", `the network guard could not be installed: ${error.message}`);
     });
     const ownerOf = (page: Page) => this.ownerOf(page);
     if (persistent) this.artifacts?.attach(context, ownerOf);
-    else this.artifacts?.watch(context, ownerOf);
+    else this.artifacts?.watch(context, ownerOf, remote);
     context.on("page", (page) => this.watchOwner(page));
   }
 
@@ -177,7 +201,7 @@ export class BrowserHost {
   }
 
   /** The session by that name, made (shared, or with `open` making its pages) if it does not exist. */
-  session(name: string, open: () => Promise<Page> = () => this.newPage()): WorkerSession {
+  session(name: string, open: () => Promise<Page> = this.remote ? this.remoteOpener(name) : () => this.newPage()): WorkerSession {
     let session = this.sessions.get(name);
     if (!session) {
       const artifacts = this.artifacts;
@@ -193,6 +217,19 @@ export class BrowserHost {
     return session;
   }
 
+  /** On remote browsers a session made by its first run is isolated too, with default settings. */
+  private remoteOpener(name: string): () => Promise<Page> {
+    return () => {
+      let isolated = this.isolated.get(name);
+      if (!isolated) {
+        isolated = new IsolatedContext(name, {}, this.remoteWiring(name));
+        this.isolated.set(name, isolated);
+      }
+      const context = isolated;
+      return this.counted(() => context.newPage());
+    };
+  }
+
   /**
    * An isolated session with its own context (replacing any session of that name), made now so that a
    * setting Chromium refuses or a state it cannot apply fails here. `state`: base64 of a storage state's JSON.
@@ -200,7 +237,7 @@ export class BrowserHost {
   async createSession(name: string, settings: SessionSettings, state?: string): Promise<void> {
     await this.closeSession(name);
     const seed = state === undefined ? undefined : parseStorageState(Buffer.from(state, "base64"), "INVALID_ARGUMENT", "the saved state");
-    const isolated = new IsolatedContext(name, settings, this.wiring, seed);
+    const isolated = new IsolatedContext(name, settings, this.remote ? this.remoteWiring(name) : this.wiring, seed);
     this.isolated.set(name, isolated);
     try {
       await isolated.open();
@@ -215,6 +252,7 @@ export class BrowserHost {
   /** A session's cookies, local storage and IndexedDB (a shared session's are the profile's), for the daemon to encrypt. */
   async saveState(name: string, maxBytes: number): Promise<WorkerSavedState> {
     const isolated = this.isolated.get(name);
+    if (!isolated && this.remote) throw new BwError("SESSION_NOT_FOUND", `session ${name} has no context yet: run something in it first`);
     const state = isolated
       ? await isolated.storageState()
       : ((await (await this.context()).storageState({ indexedDB: true })) as unknown as StorageState);
@@ -231,7 +269,14 @@ export class BrowserHost {
     const outcome = await this.session(name).exec(code, budgetMs, runId, args);
     await this.artifacts?.finishRun(name, runId, outcome, typeof code !== "string");
     if (this.resetSessions.delete(name)) {
-      outcome.warnings.push({ code: "SESSION_RESET", message: "the browser restarted since this session's last call; its pages were lost" });
+      outcome.warnings.push({ code: "SESSION_RESET", message: this.remote
+        ? "the remote browser this session lived on went away since its last call; its pages, cookies and storage were lost"
+        : "the browser restarted since this session's last call; its pages were lost" });
+    }
+    const placed = this.remote?.placementOf(name);
+    if (placed) {
+      outcome.placement = placed.url;
+      if (!placed.guarded) outcome.warnings.push({ code: "GUARD_NOT_ENFORCED", message: `this session runs on ${placed.url}, a CDP endpoint whose egress the guard does not hold (trustRemoteEgress)` });
     }
     return outcome;
   }
@@ -245,6 +290,8 @@ export class BrowserHost {
     const isolated = this.isolated.get(name);
     this.sessions.delete(name);
     this.isolated.delete(name);
+    // Released first: a remote context closed by us is not a lost one.
+    this.remote?.release(name);
     await session?.close();
     // An isolated session's cookies and storage go with its context.
     await isolated?.close();
@@ -252,7 +299,17 @@ export class BrowserHost {
   }
 
   get running(): boolean {
-    return this.contextPromise !== undefined;
+    return this.contextPromise !== undefined || (this.remote?.connected ?? false);
+  }
+
+  /** The remote endpoints' states (none without remote browsers). */
+  endpoints(probe: boolean): Promise<EndpointReport[]> {
+    return this.remote?.report(probe) ?? Promise.resolve([]);
+  }
+
+  /** Where the session lives, on remote browsers. */
+  placementOf(name: string): string | undefined {
+    return this.remote?.placementOf(name)?.url;
   }
 
   async shutdown(): Promise<void> {
@@ -260,6 +317,7 @@ export class BrowserHost {
     const pending = this.contextPromise;
     this.contextPromise = undefined;
     if (pending) await pending.then((c) => c.close()).catch(() => {});
+    await this.remote?.close();
     await this.guard?.close();
     rmSync(path.join(this.init.browserEnvDir, "tmp"), { recursive: true, force: true });
   }

@@ -5,14 +5,19 @@
 // only the last `--disable-features` it is given, so the list must repeat
 // Playwright's; test/e2e/chromium-args.test.ts fails when Playwright's grows.
 
+/** What keeps every connection on the guard proxy: no QUIC (UDP), no WebRTC UDP that bypasses the proxy. Remote browser servers get these too. */
+export const GUARD_ARGS = [
+  "--disable-quic",
+  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+];
+
 const BASE_ARGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
   "--no-first-run",
-  "--disable-quic",
-  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
-  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  ...GUARD_ARGS,
 ];
 
 /** Playwright's `--disable-features` (playwright-core 1.65, chromiumSwitches.ts), which ours replaces. */

@@ -3,7 +3,7 @@
 import net from "node:net";
 import { errorText, isOwnRealmError } from "../../shared/error-text.js";
 import { BwError } from "../../shared/errors.js";
-import { WorkerCancel, WorkerCloseSession, WorkerCreateSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerSaveState, WorkerShutdown, type WorkerInit } from "../../shared/protocol/index.js";
+import { WorkerCancel, WorkerCloseSession, WorkerCreateSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerSaveState, WorkerShutdown, WorkerRemoteRefused, WorkerEndpoints, type WorkerInit } from "../../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../../shared/rpc.js";
 import { WorkerOp } from "../../shared/protocol/index.js";
 import { BrowserHost } from "./browser-host.js";
@@ -11,6 +11,7 @@ import { operationRun } from "./ops/registry.js";
 import { loadPlaywright } from "./playwright.js";
 import { askDaemon, BrowserGuard } from "./browser-guard/browser-guard.js";
 import { connectThroughDaemon } from "./proxy/daemon-connect.js";
+import { remotePoolFor } from "./remote/remote-link.js";
 import { scopeFunctions } from "./services.js";
 import { daemonArtifactClient } from "./services/artifact-client.js";
 import { WorkerArtifacts } from "./services/artifacts.js";
@@ -39,11 +40,12 @@ function main(): void {
       if (!host) {
         const init = params as WorkerInit;
         const artifacts = new WorkerArtifacts(daemonArtifactClient(peer), init.artifactsDir, log);
+        const remote = init.remote ? remotePoolFor(init.remote, peer, process, log, (sessions) => host?.remoteLost(sessions)) : undefined;
         host = new BrowserHost(init, log, scopeFunctions({ daemon: peer, init, log, artifacts }), (session) => watchdog.enter(session),
-          new BrowserGuard({ ask: askDaemon(peer), connect: connectThroughDaemon(peer, process), log, routeRequests: init.routeRequests === true }), artifacts);
+          new BrowserGuard({ ask: askDaemon(peer), connect: connectThroughDaemon(peer, process), log, routeRequests: init.routeRequests === true }), artifacts, remote);
         // A worker exists only for calls that need the browser: launch it now, while the exec is on its way.
-        // A failure here is reported by the first exec, which asks again.
-        host.context().catch(() => {});
+        // A failure here is reported by the first exec, which asks again. Remote browsers are connected on first use.
+        if (!remote) host.context().catch(() => {});
       }
       return { ok: true as const };
     })
@@ -54,8 +56,14 @@ function main(): void {
     .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId, p.approveDownloads === true, p.args))
     .define(WorkerCreateSession, async (p) => {
       await ready().createSession(p.session, p.settings, p.state);
-      return { ok: true as const };
+      const placement = ready().placementOf(p.session);
+      return { ok: true as const, ...(placement ? { placement } : {}) };
     })
+    .define(WorkerRemoteRefused, (p) => {
+      ready().noteRemoteRefused(p.session, { url: p.url, layer: "proxy", reason: p.reason, ...(p.unresolved ? { unresolved: true as const } : {}) });
+      return null;
+    })
+    .define(WorkerEndpoints, async (p) => ({ endpoints: await ready().endpoints(p?.probe === true) }))
     .define(WorkerSaveState, (p) => ready().saveState(p.session, p.maxBytes))
     .define(WorkerCancel, (p) => ({ cancelled: ready().cancel(p.session, p.runId) }))
     .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session) }))

@@ -4,6 +4,7 @@ import type { DaemonSettings } from "../config.js";
 import { anyObject, bool, num, obj, optional, str } from "../validate.js";
 import { declare } from "./declare.js";
 import type { SessionSummary } from "./session.js";
+import type { EndpointReport } from "./remote.js";
 
 export interface DaemonIdentity {
   pid: number;
@@ -36,6 +37,8 @@ export interface StatusResult extends DaemonIdentity {
   guard: GuardCounts;
   /** Whether the worker runs contained, and if not why not (absent from daemons older than containment). */
   containment?: ContainmentStatus;
+  /** Remote browser endpoints (docs/remote-browsers.md), when the profile has any. */
+  endpoints?: EndpointReport[];
 }
 
 export const Hello = declare<HelloResult>()("daemon.hello", obj({
@@ -45,5 +48,6 @@ export const Hello = declare<HelloResult>()("daemon.hello", obj({
   /** Looking only (sessions, status): never replaces the daemon. */
   inspect: optional(bool()),
 }));
-export const Status = declare<StatusResult>()("daemon.status", optional(obj({})));
+/** `probeEndpoints`: start the worker if need be, connect every remote endpoint and time one round trip (doctor). */
+export const Status = declare<StatusResult>()("daemon.status", optional(obj({ probeEndpoints: optional(bool()) })));
 export const Shutdown = declare<{ ok: true }>()("daemon.shutdown", optional(obj({})));

@@ -10,3 +10,4 @@ export * from "./vault.js";
 export * from "./artifacts.js";
 export * from "./operations.js";
 export * from "./state.js";
+export * from "./remote.js";

@@ -17,6 +17,8 @@ export interface SessionSummary {
   settings: SessionSettings;
   /** The saved state it started from. */
   state?: string;
+  /** On remote browsers: the endpoint it lives on. */
+  placement?: string;
 }
 
 export const SessionExec = declare<Envelope>()("session.exec", obj({

@@ -65,7 +65,7 @@ export const StateRemove = declare<{ removed: true; name: string }>()("state.rem
 /** A state on the pipe: base64 of its JSON, so its size is known and no escaping can grow it past the frame. */
 const stateBlob = str({ min: 1, max: 7 * 1024 * 1024, pattern: /^[A-Za-z0-9+/]+=*$/ });
 
-export const WorkerCreateSession = declare<{ ok: true }>()("worker.createSession", obj({
+export const WorkerCreateSession = declare<{ ok: true; placement?: string }>()("worker.createSession", obj({
   session: nameParam("session"),
   settings: settingsParam,
   state: optional(stateBlob),

@@ -1,6 +1,7 @@
 // daemon → worker: the browser side of sessions.
 import type { WorkerOutcome } from "../envelope.js";
 import { bool, custom, num, obj, optional, str } from "../validate.js";
+import { remoteInitParam, type WorkerRemoteInit } from "./remote.js";
 import { argsParam, declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
 
 export interface WorkerInit {
@@ -15,6 +16,8 @@ export interface WorkerInit {
    * and routing costs ~1.5× on a page load (it pauses every request).
    */
   routeRequests?: boolean;
+  /** Remote browsers: sessions are placed on these instead of a local launch (docs/remote-browsers.md). */
+  remote?: WorkerRemoteInit;
 }
 
 export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
@@ -24,6 +27,7 @@ export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
   browserEnvDir: str(),
   artifactsDir: str(),
   routeRequests: optional(bool()),
+  remote: remoteInitParam,
 }));
 export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
   session: nameParam("session"),

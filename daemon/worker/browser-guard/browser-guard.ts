@@ -83,10 +83,14 @@ export class BrowserGuard {
     return { proxy: { server: (await this.proxy()).url } };
   }
 
-  /** Installs the routing layer on a freshly launched context; refusals from either layer go to `sink`. */
-  async attach(context: BrowserContext, sink: BlockedSink): Promise<void> {
+  /**
+   * Installs the routing layer on a freshly launched context; refusals from either layer go to `sink`.
+   * `route`: install it whatever the policy (a remote context's, whose proxy can refuse a plain-HTTP
+   * request only with an answer the page would take for the site's).
+   */
+  async attach(context: BrowserContext, sink: BlockedSink, route = this.#options.routeRequests === true): Promise<void> {
     this.#sink = sink;
-    if (this.#options.routeRequests === true) await installRouteLayer(context, (url, details) => this.check(url, details), sink);
+    if (route) await installRouteLayer(context, (url, details) => this.check(url, details), sink);
   }
 
   async close(): Promise<void> {

@@ -75,10 +75,23 @@ export class SocketInbox {
   }
 }
 
+const inboxes = new WeakMap<HandleChannel, SocketInbox>();
+
+/** The one inbox of a channel: every socket the daemon hands over (guard tunnels, remote endpoints) arrives there. */
+export function inboxFor(channel: HandleChannel): SocketInbox {
+  let inbox = inboxes.get(channel);
+  if (!inbox) {
+    const made = new SocketInbox();
+    channel.on("message", (message, handle) => made.receive(message, handle));
+    inboxes.set(channel, made);
+    inbox = made;
+  }
+  return inbox;
+}
+
 /** The production `connect`: the daemon decides and dials; its socket comes over `channel`. */
 export function connectThroughDaemon(daemon: DaemonCaller, channel: HandleChannel): Connect {
-  const inbox = new SocketInbox();
-  channel.on("message", (message, handle) => inbox.receive(message, handle));
+  const inbox = inboxFor(channel);
   return async (host, port, signal) => {
     const answer = await daemon.call(GuardConnect, { host, port }, GUARD_CONNECT_TIMEOUT_MS);
     if (!answer.connected) return { kind: "refused", refusal: answer.refusal, reason: answer.reason, checks: answer.checks };

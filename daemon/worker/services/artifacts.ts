@@ -71,8 +71,8 @@ export class WorkerArtifacts {
   }
 
   /** Another context of the same browser (an isolated session's): its downloads land in the same incoming folder. */
-  watch(context: BrowserContext, ownerOf: (page: Page) => string | undefined): void {
-    this.downloads.watch(context, ownerOf);
+  watch(context: BrowserContext, ownerOf: (page: Page) => string | undefined, remote = false): void {
+    this.downloads.watch(context, ownerOf, remote);
   }
 
   /** Opens the run's download approval window (approved or not, its downloads are reported in its outcome). */

@@ -22,6 +22,8 @@ import { DownloadEntry, DownloadMeter } from "./download-meter.js";
 import { isProcessAlive } from "../../../shared/process-alive.js";
 
 export { INITIAL_DOWNLOAD_RESERVE_BYTES } from "./download-budget.js";
+const REMOTE_DOWNLOAD = "downloads from a remote browser are not accepted: its size caps could not be held while it runs there (docs/remote-browsers.md)";
+
 /** How often downloads in progress are measured (a change in the incoming folder also triggers a measure). */
 export const DOWNLOAD_POLL_MS = 20;
 /** How long the end of a run waits for its downloads to be stopped and cleaned up. */
@@ -90,8 +92,9 @@ export class DownloadGuard {
   }
 
   /** Guards the downloads of one more context of the same browser (an isolated session's); the incoming folder is left as it is. */
-  watch(context: BrowserContext, ownerOf: (page: Page) => string | undefined): void {
-    const watchPage = (page: Page) => page.on("download", (download) => this.onDownload(download, ownerOf));
+  /** `remote`: a remote browser's context, whose downloads are refused (docs/remote-browsers.md). */
+  watch(context: BrowserContext, ownerOf: (page: Page) => string | undefined, remote = false): void {
+    const watchPage = (page: Page) => page.on("download", (download) => this.onDownload(download, ownerOf, remote));
     for (const page of context.pages()) watchPage(page);
     context.on("page", watchPage);
   }
@@ -152,7 +155,7 @@ export class DownloadGuard {
     return run.outcomes[run.delivered++]!;
   }
 
-  private onDownload(download: Download, ownerOf: (page: Page) => string | undefined): void {
+  private onDownload(download: Download, ownerOf: (page: Page) => string | undefined, remote: boolean): void {
     const base = {
       id: randomUUID(),
       url: download.url().slice(0, MAX_URL_CHARS),
@@ -185,6 +188,13 @@ export class DownloadGuard {
               ? `this run of session ${session} was not approved for downloads; run it with --approve-downloads (library: approveDownloads: true)`
               : `no run of session ${session} was in flight; downloads are accepted only during an approved run`;
           this.record(session, run, this.rejected(base, run, "DOWNLOAD_NOT_APPROVED", why, 0));
+          return;
+        }
+        if (remote) {
+          // A remote download can be streamed here only once it has finished there: its caps could not be held.
+          entry.markStopping();
+          await discardDownload(download);
+          this.record(session, run, this.rejected(base, run, "DOWNLOAD_FAILED", REMOTE_DOWNLOAD, 0));
           return;
         }
         await this.accept(run, download, base, entry);
