@@ -10,12 +10,13 @@ import { BwError } from "../../shared/errors.js";
 import { homeProblem } from "../../shared/home-check.js";
 import type { PathProblem } from "../../shared/path-trust.js";
 import { layoutFor, type HomeLayout } from "../../shared/paths.js";
-import { Status } from "../../shared/protocol/index.js";
+import { Status, type StatusResult } from "../../shared/protocol/index.js";
 import { PACKAGE_VERSION } from "../../shared/version.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { EXIT, printJson, wantsJson } from "../output.js";
 import { safeLine } from "../../shared/safe-text.js";
+import { endpointChecks } from "./doctor-endpoints.js";
 
 export interface Check {
   name: string;
@@ -86,6 +87,7 @@ export async function runChecks(settings: Settings): Promise<{ checks: Check[]; 
   });
   let daemon: unknown = null;
   let runningContainment: ContainmentStatus | undefined;
+  let endpoints: StatusResult["endpoints"];
   const connection = await connectExisting(layout).catch((error: Error) => {
     if (error instanceof BwError && error.code === "UNSAFE_PATH") {
       const problem = error.details as PathProblem;
@@ -107,6 +109,7 @@ export async function runChecks(settings: Settings): Promise<{ checks: Check[]; 
       });
       checks.push({ name: "policy", ok: true, detail: JSON.stringify(status.settings.policy) });
       runningContainment = status.containment;
+      endpoints = status.endpoints;
     } finally {
       connection.peer.close();
     }
@@ -115,6 +118,7 @@ export async function runChecks(settings: Settings): Promise<{ checks: Check[]; 
     checks.push({ name: "policy", ok: true, detail: JSON.stringify(settings.policy) });
   }
   checks.push(containmentCheck(settings, await containment, runningContainment));
+  checks.push(...(await endpointChecks(settings, endpoints)));
   return { checks, daemon };
 }
 

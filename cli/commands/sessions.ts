@@ -30,7 +30,12 @@ function render(statuses: StatusResult[]): string {
     if (s.sessions.length === 0) lines.push("  (no sessions)");
     for (const x of s.sessions) {
       const how = describeSpec({ isolated: x.isolated === true, settings: x.settings ?? {}, ...(x.state === undefined ? {} : { state: x.state }) });
-      lines.push(safeLine`  ${x.session.padEnd(24)} idle ${String(Math.round(x.idleMs / 1000)).padStart(5)} s   in flight ${x.inFlight}   queued ${x.queued}   ${how}`);
+      const where = x.placement === undefined ? "" : `   on ${x.placement}`;
+      lines.push(safeLine`  ${x.session.padEnd(24)} idle ${String(Math.round(x.idleMs / 1000)).padStart(5)} s   in flight ${x.inFlight}   queued ${x.queued}   ${how}${where}`);
+    }
+    for (const e of s.endpoints ?? []) {
+      const guard = e.guarded ? "" : "   GUARD NOT ENFORCED";
+      lines.push(safeLine`  endpoint ${e.url}: ${e.state}, ${e.sessions}/${e.maxSessions} sessions${e.version ? `, ${e.version}` : ""}${e.error ? ` (${e.error})` : ""}${guard}`);
     }
   }
   return `${lines.join("\n")}\n`;
