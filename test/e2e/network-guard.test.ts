@@ -2,33 +2,16 @@
 // Chromium, all inside a network namespace that has only loopback (plus the
 // metadata address on lo, with a server that counts what reaches it). The
 // fixture prints what happened; a broken guard shows up as traffic that arrived.
-import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI } from "../helpers/cli.js";
+import { runInLoopbackNamespace } from "../helpers/loopback-namespace.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/network-guard-fixture.mjs", import.meta.url));
 const SETUP = "ip link set lo up && ip addr add 169.254.169.254/32 dev lo && ip addr add 93.184.216.34/32 dev lo && ip addr add 10.7.7.7/32 dev lo";
 
 function runInNamespace(): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = {};
-    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("BETTERWRIGHT_")) env[k] = v;
-    const child = spawn("unshare", ["--net", "sh", "-c", `${SETUP} && exec "$0" "$1" "$2"`, process.execPath, FIXTURE, CLI], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 110_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      try {
-        resolve(JSON.parse(stdout));
-      } catch {
-        reject(new Error(`fixture exited ${code}: ${stdout}\n${stderr}`));
-      }
-    });
-  });
+  return runInLoopbackNamespace(FIXTURE, [CLI], SETUP, 110_000);
 }
 
 describe("the network guard through real Chromium, in a loopback-only namespace", () => {

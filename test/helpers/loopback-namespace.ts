@@ -8,7 +8,7 @@ export function runInLoopbackNamespace(fixture: string, args: string[], setup: s
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("BETTERWRIGHT_")) env[k] = v;
-    const positional = args.map((_, i) => `"$${i + 1}"`).join(" ");
+    const positional = [fixture, ...args].map((_, i) => `"$${i + 1}"`).join(" ");
     const child = spawn("unshare", ["--net", "sh", "-c", `${setup} && exec "$0" ${positional}`, process.execPath, fixture, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
