@@ -14,6 +14,7 @@ import { memory } from "./scenarios/memory.js";
 import { guardLoad, replStream, transcriptOverhead } from "./scenarios/overhead.js";
 import { operations } from "./scenarios/operations.js";
 import { warmCli } from "./scenarios/startup.js";
+import { remoteBrowsers } from "./scenarios/remote.js";
 import { printTable, type Row } from "./stats.js";
 
 const quick = process.argv.includes("--quick");
@@ -32,7 +33,11 @@ const scenarios: [string, typeof warmCli][] = [
   ["typed operations", operations],
   ["MCP front door", mcpCall],
   ["HTTP front door", httpCall],
+  ["remote browsers", remoteBrowsers],
 ];
+
+/** Scenarios that only a full run measures (they start browser servers of their own). */
+const FULL_ONLY = new Set(["remote browsers"]);
 
 const ctx = await createContext(quick);
 const results: Record<string, Row[]> = {};
@@ -40,6 +45,7 @@ process.stdout.write(`# betterwright benchmarks (${quick ? "quick" : "full"})\n\
 try {
   for (const [title, scenario] of scenarios) {
     if (only && !only.some((o) => title.startsWith(o))) continue;
+    if (quick && !only && FULL_ONLY.has(title)) continue;
     process.stderr.write(`running: ${title}\n`);
     results[title] = await scenario(ctx);
     printTable(title, results[title]!);
