@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { closeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
+import { remoteUsesTls } from "../shared/remote-config.js";
 import { BwError } from "../shared/errors.js";
 import type { HomeLayout } from "../shared/paths.js";
 import { describeFsError, storageCode } from "../shared/fs-problem.js";
@@ -34,8 +35,10 @@ export async function spawnDaemon(layout: HomeLayout, bootstrap: DaemonBootstrap
     throw new BwError(badPath ? "INVALID_ARGUMENT" : "DAEMON_UNAVAILABLE", `the daemon cannot start: ${describeFsError(error, "write", layout.logPath)}`);
   }
   // The daemon opens no TLS connection (nor does its worker: Chromium has its own certificate store),
-  // yet Node parses NODE_EXTRA_CA_CERTS at every start: ~30 ms on the path of a first call.
-  const { NODE_EXTRA_CA_CERTS: _unused, ...daemonEnv } = env;
+  // yet Node parses NODE_EXTRA_CA_CERTS at every start: ~30 ms on the path of a first call. A worker
+  // that reaches a wss:// or https remote endpoint does TLS itself, and is handed the bundle on.
+  const { NODE_EXTRA_CA_CERTS: caBundle, ...withoutBundle } = env;
+  const daemonEnv = remoteUsesTls(bootstrap.settings.remote) && caBundle !== undefined ? { ...withoutBundle, NODE_EXTRA_CA_CERTS: caBundle } : withoutBundle;
   const child = spawn(process.execPath, [DAEMON_MAIN], {
     detached: true,
     stdio: ["pipe", "ignore", logFd, "pipe"],

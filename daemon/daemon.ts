@@ -7,7 +7,7 @@ import net from "node:net";
 import path from "node:path";
 import { ARTIFACT_DEFAULTS, LIMIT_DEFAULTS, STATE_DEFAULTS, type DaemonSettings } from "../shared/config.js";
 import { WorkerEndpoints, WorkerRemoteRefused, type EndpointReport } from "../shared/protocol/index.js";
-import { REMOTE_DEFAULTS } from "../shared/remote-config.js";
+import { REMOTE_DEFAULTS, remoteUsesTls } from "../shared/remote-config.js";
 import { probeContainment, type ContainmentStatus } from "../shared/containment.js";
 import { BwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
@@ -141,7 +141,7 @@ export class Daemon {
       }),
       (link) => this.workerRegistry(link),
       (line) => this.log.write(line),
-      () => spawnWorker(planFor(this.layout, this.workerDirs(), { explicit: options.settings.browser, headless: options.settings.headless }, this.containment, process.env)),
+      () => spawnWorker(planFor(this.layout, this.workerDirs(), { explicit: options.settings.browser, headless: options.settings.headless }, this.containment, process.env, remoteUsesTls(options.settings.remote))),
     );
     const stateCaps = options.settings.states ?? STATE_DEFAULTS;
     this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });

@@ -192,3 +192,8 @@ export async function fillHeaders(headers: Record<string, string>, env: NodeJS.P
   }
   return out;
 }
+
+/** Whether the worker opens TLS itself (a wss:// or https endpoint), so Node needs the extra CA bundle it was given. */
+export function remoteUsesTls(remote: RemoteSettings | undefined): boolean {
+  return (remote?.endpoints ?? []).some((e) => /^(cdp\+)?(wss|https):/.test(e.url));
+}

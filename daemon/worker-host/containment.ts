@@ -29,16 +29,18 @@ export interface WorkerSpawnPlan {
   browser: { explicit: string | null; headless: boolean };
   containment: ContainmentStatus;
   env: NodeJS.ProcessEnv;
+  /** The worker does TLS itself (remote wss:// or https endpoints): it keeps NODE_EXTRA_CA_CERTS. */
+  tls?: boolean;
 }
 
-export function planFor(layout: HomeLayout, dirs: WorkerDirs, browser: WorkerSpawnPlan["browser"], containment: ContainmentStatus, env: NodeJS.ProcessEnv): WorkerSpawnPlan {
+export function planFor(layout: HomeLayout, dirs: WorkerDirs, browser: WorkerSpawnPlan["browser"], containment: ContainmentStatus, env: NodeJS.ProcessEnv, tls = false): WorkerSpawnPlan {
   const hidden = [layout.home, path.dirname(layout.socketPath), tmpdir()];
   // A link's own path and the folder it leads to: either may be what a shown folder holds.
   for (const dir of [...hidden]) {
     const target = real(dir);
     if (target !== undefined && target !== dir) hidden.push(target);
   }
-  return { dirs, hidden, browser, containment, env };
+  return { dirs, hidden, browser, containment, env, ...(tls ? { tls } : {}) };
 }
 
 /** The default folders of a serving daemon's worker (the in-process host may use an ephemeral profile instead). */

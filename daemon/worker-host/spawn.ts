@@ -43,8 +43,9 @@ export function spawnWorker(plan: WorkerSpawnPlan): SpawnedWorker {
   const tmpDir = mkdtempSync(path.join(root, TMP_PREFIX));
   // The worker opens no TLS connection of its own (Chromium has its own certificate store; the guard
   // proxy relays bytes), yet Node reads and parses NODE_EXTRA_CA_CERTS at every start: ~40 ms with a
-  // system bundle, on the path of every first call.
-  const { NODE_EXTRA_CA_CERTS: _caBundle, ...inherited } = plan.env;
+  // system bundle, on the path of every first call. A worker reaching wss:// endpoints keeps it (plan.tls).
+  const { NODE_EXTRA_CA_CERTS: caBundle, ...withoutBundle } = plan.env;
+  const inherited = plan.tls && caBundle !== undefined ? { ...withoutBundle, NODE_EXTRA_CA_CERTS: caBundle } : withoutBundle;
   // Node 22+ keeps V8's compiled code for Playwright between workers, from the process's first module
   // (Node 20 ignores the variable). A shared cache Node checks on read, not profile state.
   const compileCache = inherited.NODE_COMPILE_CACHE ?? path.join(dirs.browserEnvDir, "compile-cache");
