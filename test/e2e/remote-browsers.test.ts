@@ -51,6 +51,13 @@ describe("sessions on remote browser servers, guarded, in a loopback-only namesp
     expect(r.webrtc).toMatchObject({ ok: true, result: "undefined" });
   });
 
+  it("keeps a remote screenshot in the local artifact store, and refuses a remote download with the reason", () => {
+    expect(r.screenshot).toMatchObject({ ok: true, result: { kind: "screenshot", bytes: expect.any(Number) } });
+    expect(r.screenshot.artifacts).toContainEqual(expect.objectContaining({ kind: "screenshot" }));
+    expect(r.download, JSON.stringify(r.download)).toMatchObject({ ok: true, result: { status: "rejected", reason: "DOWNLOAD_FAILED", suggestedFilename: "x.txt" } });
+    expect(r.download.result.message).toContain("remote browser");
+  });
+
   it("opens state saved on one host in a session on the other", () => {
     expect(r.login).toMatchObject({ ok: true });
     expect(r.save).toMatchObject({ exit: 0 });
