@@ -51,11 +51,15 @@ describe("sessions on remote browser servers, guarded, in a loopback-only namesp
     expect(r.webrtc).toMatchObject({ ok: true, result: "undefined" });
   });
 
-  it("keeps a remote screenshot in the local artifact store, and refuses a remote download with the reason", () => {
+  it("keeps a remote screenshot and a remote download in the local artifact store, under its caps", () => {
     expect(r.screenshot).toMatchObject({ ok: true, result: { kind: "screenshot", bytes: expect.any(Number) } });
     expect(r.screenshot.artifacts).toContainEqual(expect.objectContaining({ kind: "screenshot" }));
-    expect(r.download, JSON.stringify(r.download)).toMatchObject({ ok: true, result: { status: "rejected", reason: "DOWNLOAD_FAILED", suggestedFilename: "x.txt" } });
-    expect(r.download.result.message).toContain("remote browser");
+    expect(r.download, JSON.stringify(r.download)).toMatchObject({ ok: true, result: {
+      small: { status: "accepted", suggestedFilename: "x.txt", bytes: 5 },
+      big: { status: "rejected", reason: "QUOTA_EXCEEDED", suggestedFilename: "big.bin" },
+    } });
+    expect(r.downloadText).toBe("hello");
+    expect(r.download.result.big.bytes).toBeLessThan(2_000_000);
   });
 
   it("opens state saved on one host in a session on the other", () => {

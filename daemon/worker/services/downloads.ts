@@ -16,14 +16,12 @@ import type { RunContext } from "../sandbox/scope-functions.js";
 import { sessionArtifactDir } from "./artifact-paths.js";
 import { evictionWarnings, PIN_AFTER_RUN_MS, type ArtifactClient } from "./artifact-client.js";
 import { downloadSlackBytes, reservationTarget, type StopCause } from "./download-budget.js";
-import { discardDownload, downloadFileOf, moveFile, sleep } from "./download-files.js";
+import { copyRemoteDownload, discardDownload, downloadFileOf, moveFile, sleep } from "./download-files.js";
 import { appendDownloadHistory } from "../../../shared/download-history.js";
 import { DownloadEntry, DownloadMeter } from "./download-meter.js";
 import { isProcessAlive } from "../../../shared/process-alive.js";
 
 export { INITIAL_DOWNLOAD_RESERVE_BYTES } from "./download-budget.js";
-const REMOTE_DOWNLOAD = "downloads from a remote browser are not accepted: its size caps could not be held while it runs there (docs/remote-browsers.md)";
-
 /** How often downloads in progress are measured (a change in the incoming folder also triggers a measure). */
 export const DOWNLOAD_POLL_MS = 20;
 /** How long the end of a run waits for its downloads to be stopped and cleaned up. */
@@ -72,6 +70,8 @@ export class DownloadGuard {
     this.meter = new DownloadMeter({ dir: this.incomingDir, slackBytes: () => downloadSlackBytes(this.fileCapBytes), pollMs: DOWNLOAD_POLL_MS });
   }
 
+  private remotePrepared = false;
+
   /** Empties this worker's incoming folder and removes those of workers that are gone. */
   private resetIncoming(): void {
     const parent = path.dirname(this.incomingDir);
@@ -92,8 +92,13 @@ export class DownloadGuard {
   }
 
   /** Guards the downloads of one more context of the same browser (an isolated session's); the incoming folder is left as it is. */
-  /** `remote`: a remote browser's context, whose downloads are refused (docs/remote-browsers.md). */
+  /** `remote`: a remote browser's context, whose downloads are copied here once finished there (docs/remote-browsers.md). */
   watch(context: BrowserContext, ownerOf: (page: Page) => string | undefined, remote = false): void {
+    // Without a local browser, the first remote context prepares the incoming folder its copies go to.
+    if (remote && !this.remotePrepared) {
+      this.remotePrepared = true;
+      this.resetIncoming();
+    }
     const watchPage = (page: Page) => page.on("download", (download) => this.onDownload(download, ownerOf, remote));
     for (const page of context.pages()) watchPage(page);
     context.on("page", watchPage);
@@ -161,8 +166,9 @@ export class DownloadGuard {
       url: download.url().slice(0, MAX_URL_CHARS),
       suggestedFilename: download.suggestedFilename().slice(0, 255),
     };
-    // Counted from the first moment: its bytes are on disk whatever becomes of it.
-    const file = downloadFileOf(download);
+    // Counted from the first moment: its bytes are on disk whatever becomes of it. A remote one's are
+    // counted as they are copied here (its own path names a file on its host).
+    const file = remote ? path.join(this.incomingDir, base.id) : downloadFileOf(download);
     const entry = new DownloadEntry(base.id, file === undefined ? undefined : path.basename(file));
     const uncount = this.meter.add(entry);
     this.announcing++;
@@ -181,7 +187,7 @@ export class DownloadGuard {
       try {
         if (!run || !run.approved) {
           entry.markStopping();
-          await discardDownload(download);
+          await discardDownload(download, remote ? { file: file!, stop: () => {} } : undefined);
           const why = session === undefined
             ? "the page that started it belongs to no session"
             : run
@@ -190,14 +196,7 @@ export class DownloadGuard {
           this.record(session, run, this.rejected(base, run, "DOWNLOAD_NOT_APPROVED", why, 0));
           return;
         }
-        if (remote) {
-          // A remote download can be streamed here only once it has finished there: its caps could not be held.
-          entry.markStopping();
-          await discardDownload(download);
-          this.record(session, run, this.rejected(base, run, "DOWNLOAD_FAILED", REMOTE_DOWNLOAD, 0));
-          return;
-        }
-        await this.accept(run, download, base, entry);
+        await this.accept(run, download, base, entry, remote ? file : undefined);
       } finally {
         uncount();
         settle();
@@ -235,7 +234,8 @@ export class DownloadGuard {
     }
   }
 
-  private async accept(run: RunState, download: Download, base: Omit<DownloadOutcome, "status" | "at">, entry: DownloadEntry): Promise<void> {
+  /** `remoteFile`: a remote browser's download is copied here, to this file of the incoming folder. */
+  private async accept(run: RunState, download: Download, base: Omit<DownloadOutcome, "status" | "at">, entry: DownloadEntry, remoteFile?: string): Promise<void> {
     const { client } = this.options;
     const request = { session: run.session, runId: run.runId, kind: "download" as const, name: base.suggestedFilename };
     let stop: { reason: string; message: string } | undefined;
@@ -280,20 +280,29 @@ export class DownloadGuard {
         (error: unknown) => halt("QUOTA_EXCEEDED", `stopped at ${bytes} bytes: ${toBwError(error).message}`),
       ).finally(() => { growing = false; });
     };
-    const finished = download.path().then(() => "done" as const, () => "failed" as const);
+    const copy = remoteFile === undefined ? undefined : copyRemoteDownload(download, remoteFile, (bytes) => {
+      if (entry.cap !== undefined && bytes > entry.cap) halt("QUOTA_EXCEEDED", stopMessage("file-cap", bytes, entry.cap, this.meter.slackBytes()));
+    });
+    const local = copy ? { file: remoteFile!, stop: copy.stop } : undefined;
+    const fileDone = copy ? copy.done : download.path();
+    let failedWith: string | undefined;
+    const finished = fileDone.then(() => "done" as const, (error: Error) => {
+      failedWith = error?.message?.split("\n")[0];
+      return "failed" as const;
+    });
     const first = await Promise.race([finished, stopped]);
     run.halts.delete(halt);
     // Cancel first, so the bytes stop; then give back what was reserved.
     const drop = async (reason: string, message: string, bytes: number) => {
       entry.markStopping();
-      await discardDownload(download);
+      await discardDownload(download, local);
       const granted = await reserved;
       if (granted) await client.commit({ reservationId: granted.reservationId, discard: true }).catch(() => {});
       this.record(run.session, run, this.rejected(base, run, reason, message, bytes));
     };
     if (first === "stopped") return drop(stop!.reason, stop!.message, entry.bytes);
-    if (first === "failed") return drop("DOWNLOAD_FAILED", `the download failed: ${(await download.failure().catch(() => null)) ?? "unknown reason"}`, entry.bytes);
-    const file = await download.path();
+    if (first === "failed") return drop("DOWNLOAD_FAILED", `the download failed: ${(await download.failure().catch(() => null)) ?? failedWith ?? "unknown reason"}`, entry.bytes);
+    const file = await fileDone;
     const bytes = statSync(file).size;
     entry.finalBytes = bytes;
     const reservation = await reserved;
