@@ -33,7 +33,7 @@ describe("a realm thread that lies", () => {
   it.each([
     [null], [1], ["x"], [{}], [{ t: "reply", id: 1, reply: {} }], [{ t: "sync", id: "1", m: {} }], [{ t: "sync", id: 1, m: [] }],
     [{ t: "done", token: "t", ok: "yes" }], [{ t: "done", token: "t", ok: true, error: "boom" }], [{ t: "console", token: "t", type: "log" }],
-    [{ t: "pristine", clean: 1 }], [{ t: "ended", token: 3 }],
+    [{ t: "exported", carry: 1 }], [{ t: "exported", carry: true, state: 1 }], [{ t: "ended", token: 3 }],
   ])("drops %j", (message) => {
     expect(checkFromRealm(message)).toBeUndefined();
   });
