@@ -46,7 +46,7 @@ export async function memory(ctx: BenchContext): Promise<Row[]> {
     const theirs = treePssMb(descendants(process.pid).filter((pid) => /chrom/.test(cmdline(pid))));
     await Promise.all(browsers.map((b) => b.close()));
     rows.push({
-      name: `${n} session(s): daemon+worker+browser ${ours} MB vs ${n} browser(s) ${theirs} MB`,
+      name: `${n} session(s): daemon+worker+browser ${ours} MB${retired.has(n) ? ` (${retired.get(n)} MB once idle realms are retired)` : ""} vs ${n} browser(s) ${theirs} MB`,
       sample: summarize([ours]),
       baseline: `${n} separate browsers (MB)`,
       ratio: round(ours / theirs),

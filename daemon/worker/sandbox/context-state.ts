@@ -84,7 +84,7 @@ export function contextState(parts: ContextStateParts): ContextState {
         case "number":
           if (NumberIsNaN(v)) return tuple("n", "NaN");
           if (v === 0 && 1 / v < 0) return tuple("n", "-0");
-          if (v === Infinity || v === -Infinity) return tuple("n", toStr(v));
+          if (v === 1 / 0 || v === -1 / 0) return tuple("n", toStr(v));
           return v;
         case "bigint": {
           const digits = toStr(v);
@@ -98,7 +98,7 @@ export function contextState(parts: ContextStateParts): ContextState {
       }
     }
 
-    /** The own data properties of `obj` as [key, value, …] after `head`; NO for a symbol key, an accessor, or a hidden, read-only or fixed property. */
+    /** Appends the own data properties of `obj` to `out` as key, value, …; false for a symbol key, an accessor, or a hidden, read-only or fixed property. */
     function properties(obj: object, out: unknown[], skip: string | null): boolean {
       if (!isExtensible(obj)) return false;
       const keys = ownKeys(obj);
@@ -201,7 +201,8 @@ export function contextState(parts: ContextStateParts): ContextState {
     const objs = tuple() as object[];
     const put = (obj: object, key: string, v: unknown) =>
       defineProperty(obj, key, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true } as PropertyDescriptor);
-    const number = (tag: string) => (tag === "NaN" ? NaN : tag === "-0" ? -0 : tag === "Infinity" ? Infinity : -Infinity);
+    // Made, not read from the global (whose properties go through Node's interceptor).
+    const number = (tag: string) => (tag === "NaN" ? 0 / 0 : tag === "-0" ? -0 : tag === "Infinity" ? 1 / 0 : -1 / 0);
     function decode(v: unknown): unknown {
       if (!isArray(v)) return v;
       switch (v[0]) {
