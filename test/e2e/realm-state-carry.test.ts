@@ -2,7 +2,7 @@
 // → worker → Chromium): a realm holding plain data is retired and its next
 // run finds the same `state` in a new realm; one holding anything else stays,
 // and a snippet's traps, getters and prototype tricks never run while the
-// worker looks, nor stop the worker.
+// worker looks, nor stop the worker. A realm lost later still resets `state`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
@@ -79,5 +79,11 @@ describe("state through a retired realm", () => {
     }
     // The worker never restarted: the same process answered throughout.
     expect(workersOf(daemonPids(home)[0]!)).toEqual([worker]);
+
+    // A carried state lives in its new realm like any other: a realm lost after that takes it along, and says so.
+    const looping = await runCli(["exec", "--session", "keeper", "--timeout", "3", "-c", "state.more = 1; while (true) {}"], { home });
+    expect(looping.json).toMatchObject({ ok: false, error: { code: "SNIPPET_TIMEOUT" } });
+    const reset = await exec("keeper", "return [Object.keys(state).length, await page.title()]");
+    expect(reset).toMatchObject({ ok: true, result: [0, "kept page"], warnings: [{ code: "STATE_RESET" }] });
   }, 240_000);
 });
