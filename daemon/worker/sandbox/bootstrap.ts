@@ -1,7 +1,8 @@
 // Code that runs INSIDE the snippet's vm context. Its source text is compiled
 // in the context (`sandboxBootstrap.toString()`), so it must not refer to
-// anything outside its own body. The host hands it exactly two host functions,
-// which it keeps in this closure and only ever calls with strings; every value
+// anything outside its own body. The host hands it two host functions, which
+// it keeps in this closure and only ever calls with strings (and one check,
+// `kindOf`, that looks at what a value is and runs none of it); every value
 // it gives the snippet is made here, in the context's realm. Snippet code
 // (the run, timer callbacks, event handlers) is always started from a
 // context promise job, so no host frame sits below it on the stack.
