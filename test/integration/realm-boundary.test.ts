@@ -25,6 +25,8 @@ describe("a realm thread that lies", () => {
       expect(seen.sync).toBe(1);
       expect(seen.console).toBe(20_000);
       expect(seen.other).toEqual(["console 5000000"]);
+      // Forged exports were dropped, and a realm that does not answer the question is not retired.
+      expect(await realm.exportState(100, 300)).toEqual({ carry: false });
     } finally {
       realm.close();
     }
