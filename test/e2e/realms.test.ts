@@ -130,14 +130,14 @@ describe("one realm per session", () => {
     expect(next).toMatchObject({ ok: true, result: 2, warnings: [] });
   });
 
-  it("an idle realm that holds nothing of the snippets' is retired and comes back empty; one that holds state stays", async () => {
+  it("idle realms are retired: one that held nothing comes back empty, one that held plain-data state comes back with it", async () => {
     const [daemon] = daemonPids(home);
     const [worker] = workersOf(daemon!);
     const threads = () => readdirSync(`/proc/${worker}/task`).length;
     expect(await exec("keeper", "state.kept = new Map([[1, 'one']]); return 1")).toMatchObject({ ok: true });
     expect(await exec("light", "await page.setContent('<title>light</title>'); return 1")).toMatchObject({ ok: true });
     const before = threads();
-    // Every realm above is now idle; those holding nothing go once the idle time has passed.
+    // Every realm above is now idle; those holding nothing but plain data go once the idle time has passed.
     await new Promise((r) => setTimeout(r, REALM_IDLE_MS + 4_000));
     expect(threads()).toBeLessThan(before);
     const light = await exec("light", "return [typeof state, Object.keys(state).length, await page.title()]");

@@ -25,6 +25,8 @@ describe("a realm thread that lies", () => {
       expect(seen.sync).toBe(1);
       expect(seen.console).toBe(20_000);
       expect(seen.other).toEqual(["console 5000000"]);
+      // Forged exports were dropped, and a realm that does not answer the question is not retired.
+      expect(await realm.exportState(100, 300)).toEqual({ carry: false });
     } finally {
       realm.close();
     }
@@ -33,7 +35,7 @@ describe("a realm thread that lies", () => {
   it.each([
     [null], [1], ["x"], [{}], [{ t: "reply", id: 1, reply: {} }], [{ t: "sync", id: "1", m: {} }], [{ t: "sync", id: 1, m: [] }],
     [{ t: "done", token: "t", ok: "yes" }], [{ t: "done", token: "t", ok: true, error: "boom" }], [{ t: "console", token: "t", type: "log" }],
-    [{ t: "pristine", clean: 1 }], [{ t: "ended", token: 3 }],
+    [{ t: "exported", carry: 1 }], [{ t: "exported", carry: true, state: 1 }], [{ t: "ended", token: 3 }],
   ])("drops %j", (message) => {
     expect(checkFromRealm(message)).toBeUndefined();
   });

@@ -6,9 +6,11 @@
 // globals, results and errors. Every replacement probes whatever it is handed
 // (`this`, arguments, trap arguments) for a host object: one that leads to the
 // host's Function would run a payload that counts itself on the host's global.
-// The sandbox must never hand one over, and every run must still end.
+// The sandbox must never hand one over, and every run must still end; the
+// session's `state` is then exported and, when carried, rebuilt elsewhere.
 import { afterAll, describe, expect, it } from "vitest";
 import { errorText, isOwnRealmError } from "../../shared/error-text.js";
+import { STATE_CARRY_MAX_CHARS } from "../../daemon/worker/realm/session-realm.js";
 import { StandInSession } from "../helpers/sandbox-host.js";
 
 const ESCAPES = "__bwTamperEscapes";
@@ -75,7 +77,9 @@ function caseCode(holder: string, key: string, kind: Kind, ending: "return" | "t
   const end = ending === "return"
     ? `return { m: new Map([[1, { d: new Date(0) }]]), s: new Set(["s"]), e: new TypeError("t"), r: /x/g, f() {}, n: NaN, b: 2n, page, list: [1, [2, [3]]] };`
     : `throw new RangeError("thrown on purpose");`;
-  return `${PROBE}\n__tamper(${holder}, ${key}, ${JSON.stringify(kind)});\n${EXERCISE}\n${end}`;
+  // Plain data for state export to read (and carry, when the global is unchanged) after the tampering.
+  const plain = `state.plain = { m: new Map([[1, { d: new Date(0) }]]), s: new Set(["s"]), r: /x/g, a: [1, , 3], n: NaN, b: 2n, z: -0 };`;
+  return `${PROBE}\n${plain}\n__tamper(${holder}, ${key}, ${JSON.stringify(kind)});\n${EXERCISE}\n${end}`;
 }
 
 interface Target { holder: string; key: string; label: string }
@@ -163,6 +167,14 @@ describe("a snippet that replaces any built-in the sandbox's code could touch", 
           // The session answers the next run too, whatever the first left behind.
           const second = await session.run("return 1");
           if (second.outcome === "timeout") broken.push(`${t.label} ${kind}`);
+          // State export reads what the snippet left (never running its code); what it carries rebuilds in a fresh
+          // context (every tenth case: a fresh context costs more than the rest of a case).
+          const exported = session.context.exportState(STATE_CARRY_MAX_CHARS);
+          if (exported.carry && exported.state !== undefined && (i + j) % 10 === 0) {
+            const fresh = new StandInSession(`carried-${i + j}`);
+            const third = fresh.context.importState(exported.state) ? await fresh.run("return state.plain.m.get(1).d.getTime()") : undefined;
+            if (third?.outcome === "timeout" || (third && !third.outcome.ok)) broken.push(`${t.label} ${kind}: carried state`);
+          }
         }));
       }
     });

@@ -26,8 +26,10 @@ export type ToRealm =
   | { t: "end"; token: string }
   | { t: "emit"; token: string; event: Record<string, unknown> }
   | { t: "reply"; id: number; reply: Reply }
-  /** Asks whether snippets left anything in the realm (before retiring an idle one). */
-  | { t: "pristine?" };
+  /** Asks an idle realm for what retiring it would leave behind: `state` as text of at most `maxChars` (sandbox/context-state.ts). */
+  | { t: "export?"; maxChars: number }
+  /** A fresh realm's first message when its session's last realm was retired holding `state`. */
+  | { t: "import"; state: string };
 
 /** Realm → main thread. `sync` blocks the realm until its answer arrives on the sync port. */
 export type FromRealm =
@@ -38,7 +40,8 @@ export type FromRealm =
   | { t: "limit"; token: string; message: string }
   | { t: "done"; token: string; ok: boolean; value?: unknown; error?: ErrorShape }
   | { t: "ended"; token: string }
-  | { t: "pristine"; clean: boolean };
+  /** `carry: false`: the realm holds what cannot be carried, and stays. `state` absent: it is empty. */
+  | { t: "exported"; carry: boolean; state?: string };
 
 /** The sync port's one message: the answer to the realm's blocking call `id`. */
 export interface SyncAnswer {
@@ -78,8 +81,8 @@ export function checkFromRealm(value: unknown): FromRealm | undefined {
       return str(m.token) && typeof m.ok === "boolean" && (m.error === undefined || obj(m.error)) ? (m as FromRealm) : undefined;
     case "ended":
       return str(m.token) ? (m as FromRealm) : undefined;
-    case "pristine":
-      return typeof m.clean === "boolean" ? (m as FromRealm) : undefined;
+    case "exported":
+      return typeof m.carry === "boolean" && (m.state === undefined || str(m.state)) ? (m as FromRealm) : undefined;
     default:
       return undefined;
   }

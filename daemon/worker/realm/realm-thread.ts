@@ -132,8 +132,12 @@ function startRealm(init: RealmInit): void {
       case "active":
         active = message.pageId;
         break;
-      case "pristine?":
-        post({ t: "pristine", clean: run === undefined && context.pristine() });
+      case "export?":
+        post(run === undefined ? { t: "exported", ...context.exportState(message.maxChars) } : { t: "exported", carry: false });
+        break;
+      case "import":
+        // Text our export wrote: one that does not rebuild ends this realm, and the session's next run is told its state was reset.
+        if (!context.importState(message.state)) process.exit(1);
         break;
       case "emit":
         if (run?.token === message.token) context.emit(message.token, message.event);

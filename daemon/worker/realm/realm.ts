@@ -7,6 +7,9 @@ import { MessageChannel, Worker } from "node:worker_threads";
 import { checkFromRealm, type ErrorShape, type FromRealm, type RealmInit, type Reply, type SandboxMessage, type SyncAnswer, type ToRealm } from "./realm-messages.js";
 import { toErrorReply } from "../sandbox/context.js";
 
+/** What retiring an idle realm would leave behind (sandbox/context-state.ts): `carry: false` when it must stay. */
+export type Exported = { carry: false } | { carry: true; state?: string };
+
 /** Why a realm is gone: its heap ran out, it would not stop when told, or it failed. */
 export type RealmLoss = "heap" | "unresponsive" | "failed" | "closed";
 
@@ -38,7 +41,7 @@ export class Realm {
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
   private readonly syncPort;
   private readonly endWaiters = new Map<string, (confirmed: boolean) => void>();
-  private pristineWaiters: ((clean: boolean) => void)[] = [];
+  private exportWaiters: ((exported: Exported) => void)[] = [];
   private gone = false;
 
   constructor(options: RealmOptions, private readonly host: RealmHost) {
@@ -95,9 +98,11 @@ export class Realm {
       case "ended":
         this.endWaiters.get(message.token)?.(true);
         break;
-      case "pristine":
-        for (const wake of this.pristineWaiters.splice(0)) wake(message.clean);
+      case "exported": {
+        const exported: Exported = !message.carry ? { carry: false } : message.state === undefined ? { carry: true } : { carry: true, state: message.state };
+        for (const wake of this.exportWaiters.splice(0)) wake(exported);
         break;
+      }
     }
   }
 
@@ -152,19 +157,24 @@ export class Realm {
     });
   }
 
-  /** Whether snippets left nothing in the realm (`state` empty, the global as built); false if it does not say within `waitMs`. */
-  pristine(waitMs: number): Promise<boolean> {
-    if (this.gone) return Promise.resolve(false);
+  /** What retiring the idle realm would leave behind, `state` as text of at most `maxChars`; `carry: false` if it does not say within `waitMs`. */
+  exportState(maxChars: number, waitMs: number): Promise<Exported> {
+    if (this.gone) return Promise.resolve({ carry: false });
     return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), waitMs);
-      const done = (clean: boolean) => {
+      const timer = setTimeout(() => done({ carry: false }), waitMs);
+      const done = (exported: Exported) => {
         clearTimeout(timer);
-        this.pristineWaiters = this.pristineWaiters.filter((w) => w !== done);
-        resolve(clean);
+        this.exportWaiters = this.exportWaiters.filter((w) => w !== done);
+        resolve(exported);
       };
-      this.pristineWaiters.push(done);
-      this.post({ t: "pristine?" });
+      this.exportWaiters.push(done);
+      this.post({ t: "export?", maxChars });
     });
+  }
+
+  /** Gives a fresh realm the `state` its session's retired realm left (before its first run). */
+  importState(text: string): void {
+    this.post({ t: "import", state: text });
   }
 
   /** Stops the thread; the host is told why unless `reason` is "closed". */
@@ -172,7 +182,7 @@ export class Realm {
     if (this.gone) return;
     this.gone = true;
     for (const wake of [...this.endWaiters.values()]) wake(false);
-    for (const wake of this.pristineWaiters.splice(0)) wake(false);
+    for (const wake of this.exportWaiters.splice(0)) wake({ carry: false });
     void this.worker.terminate().catch(() => {});
     this.syncPort.close();
     if (reason !== "closed") this.host.lost(reason);

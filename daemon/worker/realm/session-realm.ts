@@ -1,6 +1,7 @@
 // A session's realm over its life: started with the session's first snippet,
 // told the active page, replaced after it was lost (the next run says so once,
-// with STATE_RESET), and retired when idle with nothing of the snippets' in it.
+// with STATE_RESET), and retired when idle, its `state` carried as plain data
+// to the next one (sandbox/context-state.ts) when it holds nothing else.
 // The session (daemon/worker/session.ts) owns runs and pages; this owns the thread.
 import type { Warning } from "../../../shared/envelope.js";
 import { Realm, type RealmHost, type RealmLoss } from "./realm.js";
@@ -9,8 +10,10 @@ import { Realm, type RealmHost, type RealmLoss } from "./realm.js";
 export const REALM_END_GRACE_MS = 1500;
 /** A realm's heap limit: a snippet past it ends its own realm with LIMIT_EXCEEDED. */
 export const REALM_HEAP_MB = 1024;
-/** A realm idle this long, with nothing of the snippets' left in it, is retired (its thread costs ~9 MiB). */
+/** A realm idle this long, with nothing of the snippets' left in it but plain-data `state`, is retired (its thread costs ~9 MiB). */
 export const REALM_IDLE_MS = 30_000;
+/** The most `state` a retired realm leaves behind, as characters of its text; a realm holding more stays. */
+export const STATE_CARRY_MAX_CHARS = 4_000_000;
 
 export interface SessionRealmOptions {
   session: string;
@@ -30,6 +33,8 @@ export class SessionRealm {
   /** The active page the realm was last told (undefined: not told yet). */
   private told: string | null | undefined;
   private retireTimer: NodeJS.Timeout | undefined;
+  /** The `state` the last retired realm left, until the next realm takes it. */
+  private carried: string | undefined;
   private closed = false;
 
   constructor(private readonly options: SessionRealmOptions, private readonly host: SessionRealmHost) {}
@@ -51,6 +56,8 @@ export class SessionRealm {
     });
     this.realm = realm;
     this.told = undefined;
+    if (this.carried !== undefined) realm.importState(this.carried);
+    this.carried = undefined;
     return realm;
   }
 
@@ -96,9 +103,10 @@ export class SessionRealm {
   }
 
   /**
-   * After a run: an idle realm whose `state` and global hold nothing of the
-   * snippets' is retired, and the next snippet starts a new one, losing
-   * nothing. One that holds something stays for the session's life.
+   * After a run: an idle realm whose global holds nothing of the snippets'
+   * and whose `state` is plain data is retired; the next snippet starts a new
+   * one with that `state` rebuilt, losing nothing. One that holds anything
+   * else stays as long as it does.
    */
   retireWhenIdle(idle: () => boolean): void {
     const realm = this.realm;
@@ -106,10 +114,11 @@ export class SessionRealm {
     clearTimeout(this.retireTimer);
     this.retireTimer = setTimeout(() => {
       if (!idle() || this.realm !== realm) return;
-      void realm.pristine(REALM_END_GRACE_MS).then((clean) => {
-        if (!clean || !idle() || this.realm !== realm) return;
+      void realm.exportState(STATE_CARRY_MAX_CHARS, REALM_END_GRACE_MS).then((exported) => {
+        if (!exported.carry || !idle() || this.realm !== realm) return;
         realm.close();
         this.realm = undefined;
+        this.carried = exported.state;
       });
     }, REALM_IDLE_MS);
     this.retireTimer.unref();
@@ -120,5 +129,6 @@ export class SessionRealm {
     clearTimeout(this.retireTimer);
     this.realm?.close();
     this.realm = undefined;
+    this.carried = undefined;
   }
 }

@@ -1,7 +1,8 @@
 // Code that runs INSIDE the snippet's vm context. Its source text is compiled
 // in the context (`sandboxBootstrap.toString()`), so it must not refer to
-// anything outside its own body. The host hands it exactly two host functions,
-// which it keeps in this closure and only ever calls with strings; every value
+// anything outside its own body. The host hands it two host functions, which
+// it keeps in this closure and only ever calls with strings (and one check,
+// `kindOf`, that looks at what a value is and runs none of it); every value
 // it gives the snippet is made here, in the context's realm. Snippet code
 // (the run, timer callbacks, event handlers) is always started from a
 // context promise job, so no host frame sits below it on the stack.
@@ -16,6 +17,7 @@ import type { contextBuiltins } from "./context-builtins.js";
 import type { contextEvents } from "./context-events.js";
 import type { contextFacades, RunFacades } from "./context-facades.js";
 import type { Primordials } from "./context-primordials.js";
+import type { contextState, ObjectKind } from "./context-state.js";
 import type { contextValues } from "./context-values.js";
 
 export type HostSync = (message: string) => string;
@@ -28,6 +30,12 @@ export interface ContextParts {
   builtins: typeof contextBuiltins;
   facades: typeof contextFacades;
   events: typeof contextEvents;
+  state: typeof contextState;
+  /**
+   * The one host function that takes a context value (util.types checks, see context.ts): it runs no trap, getter or
+   * other code of the value and returns a boolean. Kept in this closure like the other two.
+   */
+  kindOf(value: object): ObjectKind;
 }
 
 export interface ContextApi {
@@ -41,8 +49,13 @@ export interface ContextApi {
   fire(timerId: number): void;
   /** Delivers a page event (JSON) to the run's handlers; false when it has none for it. */
   emit(token: string, eventJson: string): boolean;
-  /** Whether snippets left nothing behind: `state` empty and the global as the bootstrap made it. */
-  pristine(): boolean;
+  /**
+   * `state` as text to rebuild in a fresh context (context-state.ts), "" when it is empty; null when the context
+   * holds what cannot be carried: a run, a changed global, or a value in `state` that is not plain data or passes `maxChars`.
+   */
+  exportState(maxChars: number): string | null;
+  /** Rebuilds exported `state` in this fresh context; throws on text export did not write. */
+  importState(text: string): void;
 }
 
 export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJson: string, parts: ContextParts): ContextApi {
@@ -111,14 +124,22 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
   const baseline = new MapCtor<PropertyKey, PropertyDescriptor | undefined>();
   const globalKeys = P.ReflectOwnKeys(globalThis);
   for (let i = 0; i < globalKeys.length; i++) MapPrototypeSet(baseline, globalKeys[i]!, P.ObjectGetOwnPropertyDescriptor(globalThis, globalKeys[i]!));
+  // A descriptor's field read as its own: one it lacks is never looked up on a prototype a snippet may have changed.
+  const field = (d: PropertyDescriptor, key: string): unknown => (hasOwn(d, key) ? (d as Record<string, unknown>)[key] : undefined);
+  // Node builds a descriptor of the global's own properties through its context interceptor, and V8 reads it like
+  // any object: with one of these on Object.prototype the descriptor is invalid and V8 aborts the process.
+  const DESCRIPTOR_FIELDS = ["get", "set", "value", "writable", "enumerable", "configurable"];
   function globalUnchanged(): boolean {
+    for (let i = 0; i < DESCRIPTOR_FIELDS.length; i++) if (hasOwn(P.ObjectPrototype, DESCRIPTOR_FIELDS[i]!)) return false;
     const keys = P.ReflectOwnKeys(globalThis);
     if (keys.length !== P.MapPrototypeGetSize(baseline)) return false;
     for (let i = 0; i < keys.length; i++) {
       const was = MapPrototypeGet(baseline, keys[i]!), now = P.ObjectGetOwnPropertyDescriptor(globalThis, keys[i]!);
+      if (was === undefined || now === undefined) return false;
+      const before = field(was, "value"), after = field(now, "value");
       // NaN is the one value not equal to itself.
-      const sameValue = was !== undefined && now !== undefined && (was.value === now.value || (was.value !== was.value && now.value !== now.value));
-      if (!sameValue || was!.get !== now!.get || was!.set !== now!.set) return false;
+      if (before !== after && (before === before || after === after)) return false;
+      if (field(was, "get") !== field(now, "get") || field(was, "set") !== field(now, "set")) return false;
     }
     return true;
   }
@@ -128,6 +149,7 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
   const runs = new MapCtor<string, RunState>();
   const timers = new MapCtor<number, Timer>();
   const state = create(null);
+  const carried = parts.state(record({ P, parseData, kindOf: parts.kindOf }));
 
   function live(token: string): RunState | undefined {
     return MapPrototypeGet(runs, token);
@@ -262,6 +284,10 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
       });
     },
     emit: (token: string, eventJson: string) => events.emit(token, eventJson),
-    pristine: () => P.ReflectOwnKeys(state).length === 0 && MapPrototypeGetSize(runs) === 0 && globalUnchanged(),
+    exportState(maxChars: number) {
+      if (MapPrototypeGetSize(runs) !== 0 || !globalUnchanged()) return null;
+      return carried.exportState(state, maxChars);
+    },
+    importState: (text: string) => carried.importState(state, text),
   }) as ContextApi);
 }

@@ -57,6 +57,23 @@ export interface Primordials {
   RegExpPrototypeGetSource: (re: unknown) => string;
   RegExpPrototypeGetFlags: (re: unknown) => string;
   FunctionPrototypeToString: (fn: unknown) => string;
+  // What carrying `state` across a retired realm needs (context-state.ts): the intrinsic prototypes to compare with,
+  // reads that run no code on anything but a Proxy, and the constructors that rebuild the values.
+  ObjectGetPrototypeOf: typeof Object.getPrototypeOf;
+  ObjectIsExtensible: typeof Object.isExtensible;
+  ObjectPrototype: object;
+  ArrayPrototype: object;
+  MapPrototype: object;
+  SetPrototype: object;
+  DatePrototype: object;
+  RegExpPrototype: object;
+  SetCtor: SetConstructor;
+  SetPrototypeAdd: <T>(set: Set<T>, value: T) => Set<T>;
+  DateCtor: DateConstructor;
+  RegExpCtor: RegExpConstructor;
+  BigInt: (text: string) => bigint;
+  /** A RegExp's flags from its own slots, one brand-checking getter each (the `flags` getter would read them as properties). */
+  RegExpOwnFlags: (re: unknown) => string;
 }
 
 export function contextPrimordials(): Primordials {
@@ -87,6 +104,14 @@ export function contextPrimordials(): Primordials {
   const setForEach = uncurry(SetProto.forEach);
   const push = uncurry(Array.prototype.push);
   const hasInstance = (Function.prototype as any)[Symbol.hasInstance];
+  const setPrototypeOf = Object.setPrototypeOf;
+  const nullProto = <T extends object>(o: T): T => setPrototypeOf(o, null);
+  const FLAGS: [string, (re: unknown) => boolean][] = [];
+  const FLAG_NAMES = [["d", "hasIndices"], ["g", "global"], ["i", "ignoreCase"], ["m", "multiline"], ["s", "dotAll"], ["u", "unicode"], ["v", "unicodeSets"], ["y", "sticky"]];
+  for (let i = 0; i < FLAG_NAMES.length; i++) {
+    const d = getOwnPropertyDescriptor(RegExp.prototype, FLAG_NAMES[i]![1]!);
+    if (d && d.get) push(FLAGS, [FLAG_NAMES[i]![0]!, uncurry(d.get)]);
+  }
 
   const p: Primordials = {
     apply,
@@ -119,8 +144,9 @@ export function contextPrimordials(): Primordials {
     MapPrototypeGetSize: getter(MapProto, "size"),
     SetPrototypeGetSize: getter(SetProto, "size"),
     // forEach walks a collection without the iterator protocol, which a snippet can replace.
-    MapPrototypeEntriesArray: (map) => { const out: unknown[][] = []; mapForEach(map, (v: unknown, k: unknown) => { push(out, [k, v]); }); return out; },
-    SetPrototypeValuesArray: (set) => { const out: unknown[] = []; setForEach(set, (v: unknown) => { push(out, v); }); return out; },
+    // Null-prototype arrays: a push then meets no setter a snippet put on Array.prototype.
+    MapPrototypeEntriesArray: (map) => { const out: unknown[][] = nullProto([]); mapForEach(map, (v: unknown, k: unknown) => { push(out, nullProto([k, v])); }); return out; },
+    SetPrototypeValuesArray: (set) => { const out: unknown[] = nullProto([]); setForEach(set, (v: unknown) => { push(out, v); }); return out; },
     WeakMapCtor: WeakMap,
     WeakMapPrototypeGet: uncurry(WeakMap.prototype.get),
     WeakMapPrototypeSet: uncurry(WeakMap.prototype.set),
@@ -132,6 +158,24 @@ export function contextPrimordials(): Primordials {
     RegExpPrototypeGetSource: getter(RegExp.prototype, "source"),
     RegExpPrototypeGetFlags: getter(RegExp.prototype, "flags"),
     FunctionPrototypeToString: uncurry(Function.prototype.toString),
+    ObjectGetPrototypeOf: Object.getPrototypeOf,
+    ObjectIsExtensible: Object.isExtensible,
+    ObjectPrototype: Object.prototype,
+    ArrayPrototype: Array.prototype,
+    MapPrototype: MapProto,
+    SetPrototype: SetProto,
+    DatePrototype: Date.prototype,
+    RegExpPrototype: RegExp.prototype,
+    SetCtor: Set,
+    SetPrototypeAdd: uncurry(SetProto.add),
+    DateCtor: Date,
+    RegExpCtor: RegExp,
+    BigInt: g.BigInt,
+    RegExpOwnFlags: (re) => {
+      let flags = "";
+      for (let i = 0; i < FLAGS.length; i++) if (FLAGS[i]![1](re)) flags += FLAGS[i]![0];
+      return flags;
+    },
   };
   Object.setPrototypeOf(p, null);
   return Object.freeze(p);

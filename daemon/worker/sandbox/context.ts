@@ -4,6 +4,7 @@
 // are strings in both directions; a host error never crosses as an object
 // (its constructor chain would lead to the host's Function), and nothing the
 // context returns or throws is ever read, formatted or inspected here.
+import { types } from "node:util";
 import vm from "node:vm";
 import { sandboxBootstrap, type ContextApi, type ContextParts, type HostAsync, type HostSync } from "./bootstrap.js";
 import { compileScript, type CompiledSnippet } from "./compile.js";
@@ -11,6 +12,7 @@ import { contextBuiltins } from "./context-builtins.js";
 import { contextEvents } from "./context-events.js";
 import { contextFacades } from "./context-facades.js";
 import { contextPrimordials } from "./context-primordials.js";
+import { contextState, type ObjectKind } from "./context-state.js";
 import { contextValues } from "./context-values.js";
 import { FACADE_SPEC } from "./facade-spec.js";
 import { pureCall } from "./host-pure.js";
@@ -97,6 +99,8 @@ export class SnippetContext {
       builtins: compileInContext(contextBuiltins, "betterwright-builtins.js"),
       facades: compileInContext(contextFacades, "betterwright-facades.js"),
       events: compileInContext(contextEvents, "betterwright-events.js"),
+      state: compileInContext(contextState, "betterwright-state.js"),
+      kindOf,
     };
     const bootstrap = compileInContext(sandboxBootstrap, "betterwright-sandbox.js");
     this.api = bootstrap(hostSync, hostAsync, JSON.stringify({ ...FACADE_SPEC, scope, consoleCap: options.consoleCap ?? DEFAULT_CONSOLE_CAP }), parts);
@@ -126,11 +130,20 @@ export class SnippetContext {
     contained(() => this.api.end(token));
   }
 
-  /** Whether snippets left nothing behind (empty `state`, the global as built): the realm can go and come back empty. */
-  pristine(): boolean {
-    let clean = false;
-    contained(() => { clean = this.api.pristine() === true; });
-    return clean;
+  /**
+   * What a retired realm would leave behind: `state` as text (absent when it is empty), or `carry: false` when the
+   * context holds what cannot be carried (a run, a changed global, a value that is not plain data, past `maxChars`).
+   */
+  exportState(maxChars: number): { carry: false } | { carry: true; state?: string } {
+    let text: unknown = null;
+    contained(() => { text = this.api.exportState(maxChars); });
+    if (typeof text !== "string") return { carry: false };
+    return text === "" ? { carry: true } : { carry: true, state: text };
+  }
+
+  /** Rebuilds exported `state` in this fresh context; false when it could not. */
+  importState(text: string): boolean {
+    return contained(() => this.api.importState(text));
   }
 
   /** Hands a page event to the run's handlers; false when it has none for it. */
@@ -139,6 +152,24 @@ export class SnippetContext {
     contained(() => { delivered = this.api.emit(token, JSON.stringify(event)) === true; });
     return delivered;
   }
+}
+
+/**
+ * What kind of object a context value is, for state export (context-state.ts): "opaque" for a Proxy or an object
+ * whose data lies in slots export does not carry. Each check looks at what the object is, never at what it holds.
+ */
+function kindOf(value: object): ObjectKind {
+  if (types.isProxy(value)) return "opaque";
+  if (Array.isArray(value)) return "array";
+  if (types.isMap(value)) return "map";
+  if (types.isSet(value)) return "set";
+  if (types.isDate(value)) return "date";
+  if (types.isRegExp(value)) return "regexp";
+  const opaque = types.isExternal(value) || types.isPromise(value) || types.isBoxedPrimitive(value) || types.isAnyArrayBuffer(value)
+    || types.isArrayBufferView(value) || types.isWeakMap(value) || types.isWeakSet(value) || types.isNativeError(value)
+    || types.isGeneratorObject(value) || types.isArgumentsObject(value) || types.isMapIterator(value) || types.isSetIterator(value)
+    || types.isModuleNamespaceObject(value) || typeof value === "function";
+  return opaque ? "opaque" : "object";
 }
 
 /** Runs a call into the context; true when it returned. What it threw stays unread. */
