@@ -116,6 +116,20 @@ describe("the sandbox against snippets that attack its own code", () => {
     });
   }
 
+  // V8 aborts the whole process (a fatal error, not an exception) when Node reads a descriptor of the
+  // context's global while Object.prototype carries a descriptor field: one snippet would end every session.
+  for (const field of ["get", "set", "value", "writable", "enumerable", "configurable"]) {
+    it(`Object.prototype.${field} and a spread of globalThis: refused, the worker lives on`, async () => {
+      const r = await exec(`let refused = false;
+        try { Object.defineProperty(Object.prototype, "${field}", { get() {}, configurable: true }) } catch { refused = true }
+        try { Object.prototype["${field}"] = 1 } catch {}
+        const copy = { ...globalThis }; Object.assign({}, globalThis); Object.getOwnPropertyDescriptors(globalThis);
+        return [refused, Object.hasOwn(Object.prototype, "${field}"), typeof copy]`, `proto-${field}`);
+      expect(r).toMatchObject({ ok: true, result: [true, false, "object"] });
+      await bystanderIntact();
+    });
+  }
+
   it("no attack above reached the worker's process", () => {
     expect(existsSync(marker)).toBe(false);
   });

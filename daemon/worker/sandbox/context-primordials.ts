@@ -95,6 +95,10 @@ export function contextPrimordials(): Primordials {
   defineProperty(ErrorCtor, "stackTraceLimit", { ...pinned, value: ErrorCtor.stackTraceLimit });
   // Its cleanup callbacks run from the host's event loop: a throwing one would be the host's uncaught exception.
   delete g.FinalizationRegistry;
+  // Node reads descriptors of the context's global through an interceptor; V8 aborts the whole process
+  // (a fatal error, no exception) when a descriptor it builds inherits `get`, `value`… from here. Nothing
+  // may be added to Object.prototype, so nothing can be inherited that way (docs/architecture.md).
+  Object.preventExtensions(Object.prototype);
 
   const uncurry = <F extends Function>(fn: F): any => (self: unknown, ...args: unknown[]) => apply(fn, self, args);
   const getter = (proto: object, key: PropertyKey): any => uncurry(getOwnPropertyDescriptor(proto, key)!.get!);
