@@ -165,6 +165,9 @@ export function mergeRemote(layers: RemoteLayer[]): { settings: RemoteSettings; 
     guardListen: merged.guardListen ?? REMOTE_DEFAULTS.guardListen,
     ...(merged.guardAdvertise !== undefined ? { guardAdvertise: merged.guardAdvertise } : {}),
   };
+  if (/^(0\.0\.0\.0|\[::\]):/.test(settings.guardListen) && settings.guardAdvertise === undefined) {
+    fail("settings", "remoteGuardAdvertise", `remoteGuardListen ${settings.guardListen} listens on every interface, which a remote browser cannot dial: say which host:port it should use`);
+  }
   return { settings, stated: Object.keys(merged).length > 0 };
 }
 

@@ -115,7 +115,9 @@ export class RemoteBrowsers {
   /** Credentials for one session's remote context, owned by the worker that asked (`worker`: its link). */
   async lease(session: string, worker: { whenExited(listener: () => void): void }): Promise<RemoteLeaseResult> {
     let owner = this.#owners.get(worker);
-    const guard = await this.#remoteGuard();
+    const guard = await this.#remoteGuard().catch((error: Error) => {
+      throw new BwError("BROWSER_UNAVAILABLE", `the remote guard cannot listen on ${this.settings.guardListen} (remoteGuardListen): ${error.message}`);
+    });
     if (owner === undefined) {
       const made = this.#nextOwner++;
       owner = made;

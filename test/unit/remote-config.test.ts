@@ -98,6 +98,14 @@ describe("remote settings through the one config module", () => {
     expect(resolved.explicit.remote).toBeUndefined();
   });
 
+  it("asks for the advertised address when the guard listens on every interface", () => {
+    const home = mkdtempSync(path.join(tmpdir(), "bw-remote-config-"));
+    writeFileSync(path.join(home, "config.json"), JSON.stringify({ remoteGuardListen: "0.0.0.0:8877" }));
+    expect(() => resolveConfig({ flags: { home } })).toThrow(/remoteGuardAdvertise/);
+    writeFileSync(path.join(home, "config.json"), JSON.stringify({ remoteGuardListen: "0.0.0.0:8877", remoteGuardAdvertise: "10.0.0.5:8877" }));
+    expect(resolveConfig({ flags: { home } }).settings.remote).toMatchObject({ guardListen: "0.0.0.0:8877", guardAdvertise: "10.0.0.5:8877" });
+  });
+
   it("refuses an unknown key next to the remote ones", () => {
     const home = mkdtempSync(path.join(tmpdir(), "bw-remote-config-"));
     writeFileSync(path.join(home, "config.json"), JSON.stringify({ browserEndpoint: ["ws://file:1/"] }));
