@@ -5,6 +5,7 @@
 import type { Frame, Page } from "playwright-core";
 import { BwError } from "../../shared/errors.js";
 import type { PageInfo } from "../../shared/envelope.js";
+import { fromShallowStack } from "./playwright.js";
 
 export const MAX_PAGES_PER_SESSION = 20;
 const TITLE_WAIT_MS = 500;
@@ -154,7 +155,7 @@ export class PageRegistry {
     const bound = new Promise<string>((r) => { timer = setTimeout(() => r(""), TITLE_WAIT_MS).unref(); });
     await Promise.all(unread.map(async (info) => {
       const page = this.pages.get(info.pageId);
-      info.title = page ? await Promise.race([page.title().catch(() => ""), bound]) : "";
+      info.title = page ? await Promise.race([fromShallowStack(() => page.title()).catch(() => ""), bound]) : "";
     }));
     clearTimeout(timer);
     return infos;
