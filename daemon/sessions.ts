@@ -87,6 +87,8 @@ class DaemonSession {
   close(): void {
     this.closed = true;
     this.markClosed();
+    // Runs still in its queue end with SESSION_CLOSING and write no line; one that does opens the file again.
+    this.transcript.close();
   }
 
   closingError(): BwError {
@@ -255,6 +257,8 @@ export class SessionRegistry {
   private record(session: DaemonSession, envelope: Envelope, entry: TranscriptEntry): void {
     try {
       session.transcript.append(entry);
+      // The last run of a session closed meanwhile: its file is not held for nothing.
+      if (session.closed) session.transcript.close();
     } catch (error) {
       envelope.warnings = [...envelope.warnings, { code: "TRANSCRIPT_NOT_SAVED", message: `this run is missing from the transcript: ${describeFsError(error, "append to", session.transcript.file)}` }];
     }
