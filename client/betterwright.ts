@@ -48,6 +48,11 @@ export interface RunOptions {
   approveDownloads?: boolean;
   /** Create the session this way if this run is its first; an existing session must have been made this way (SESSION_EXISTS). */
   create?: CreateSessionOptions;
+  /**
+   * Count `timeoutMs` from when the run starts rather than from when the daemon accepts it (the default,
+   * queue wait included): for a caller that sends runs ahead of time into one session, as `repl` does.
+   */
+  budgetFromStart?: boolean;
 }
 
 /** Where and how long a typed operation runs. */
@@ -124,6 +129,7 @@ export class BetterWright {
       runId,
       ...(options.approveDownloads ? { approveDownloads: true } : {}),
       ...(options.create ? { create: options.create } : {}),
+      ...(options.budgetFromStart ? { budgetFromStart: true } : {}),
     }));
   }
 

@@ -1,11 +1,11 @@
 // One call that starts a run in a session (a snippet or a typed operation):
 // aborting the signal cancels the run in the daemon, and a connection that
 // drops while it runs is reattached to the run (its envelope is kept 60 s).
-import { randomUUID } from "node:crypto";
 import { BwError } from "../shared/errors.js";
 import type { Envelope } from "../shared/envelope.js";
 import { RunCancel } from "../shared/protocol/index.js";
 import type { RpcCaller } from "../shared/rpc-client.js";
+import { newRunId } from "../shared/run-id.js";
 
 export async function callRun(
   peer: RpcCaller,
@@ -13,7 +13,7 @@ export async function callRun(
   attach: (runId: string) => Promise<Envelope>,
   send: (runId: string) => Promise<Envelope>,
 ): Promise<Envelope> {
-  const runId = randomUUID();
+  const runId = newRunId();
   const onAbort = () => void peer.call(RunCancel, { runId }).catch(() => {});
   signal?.addEventListener("abort", onAbort, { once: true });
   try {

@@ -37,6 +37,8 @@ export interface ExecRequest {
   create?: SessionSpec | undefined;
   /** A typed operation instead of a snippet (`code` is then unused): same lane, budget and transcript. */
   op?: OpCall | undefined;
+  /** The budget counts from when the run starts, not from acceptance (runs queued ahead by repl). */
+  budgetFromStart?: boolean | undefined;
 }
 
 /** Applied to every envelope before it is recorded and returned (artifacts: spill, pins). */
@@ -87,6 +89,8 @@ class DaemonSession {
   close(): void {
     this.closed = true;
     this.markClosed();
+    // Runs still in its queue end with SESSION_CLOSING and write no line; one that does opens the file again.
+    this.transcript.close();
   }
 
   closingError(): BwError {
@@ -208,12 +212,12 @@ export class SessionRegistry {
     // A run that creates its session waits for it to be made; a session that cannot be made fails the call.
     if (request.create !== undefined && !this.sessions.has(request.session)) await this.create(request.session, request.create);
     const acceptedAt = this.now();
-    const deadline = acceptedAt + request.timeoutMs;
     const runId = request.runId ?? randomUUID();
     const session = this.admit(request.session, request.create);
     session.lastUsedAt = acceptedAt;
     return this.runs.add(runId, request.session, (run) => session.enqueue(async () => {
       run.started();
+      const deadline = (request.budgetFromStart ? this.now() : acceptedAt) + request.timeoutMs;
       const raw = run.cancelRequested()
         ? failed(new BwError("CANCELLED", "the run was cancelled before it started"))
         : session.closed ? failed(session.closingError()) : await this.runOnWorker(session, request, runId, deadline);
@@ -255,6 +259,8 @@ export class SessionRegistry {
   private record(session: DaemonSession, envelope: Envelope, entry: TranscriptEntry): void {
     try {
       session.transcript.append(entry);
+      // The last run of a session closed meanwhile: its file is not held for nothing.
+      if (session.closed) session.transcript.close();
     } catch (error) {
       envelope.warnings = [...envelope.warnings, { code: "TRANSCRIPT_NOT_SAVED", message: `this run is missing from the transcript: ${describeFsError(error, "append to", session.transcript.file)}` }];
     }

@@ -1,6 +1,7 @@
 // A session's transcript: append-only JSONL, one line per finished exec,
 // rotated to transcript.1.jsonl past TRANSCRIPT_ROTATE_BYTES (one older file
-// is kept). Lines are written before the caller hears back.
+// is kept). Lines are written before the caller hears back, to a file held
+// open while its session lives.
 import { closeSync, constants, fstatSync, ftruncateSync, readSync, renameSync, writeSync } from "node:fs";
 import path from "node:path";
 import { safeJson } from "../shared/safe-text.js";
@@ -35,6 +36,11 @@ export class Transcript {
   private tailChecked = false;
   /** The folder was made (or found) by an earlier append; one removed since is made again on ENOENT. */
   private dirReady = false;
+  /**
+   * The file, held open between appends: opening it (no link, ours, checked on the fd) cost most of
+   * an append, on the path of every run's answer. A file removed since is opened anew.
+   */
+  private fd: number | undefined;
 
   constructor(readonly file: string, private readonly rotateBytes: number = TRANSCRIPT_ROTATE_BYTES) {}
 
@@ -57,35 +63,51 @@ export class Transcript {
     }
   }
 
+  /** The held file and its size now; reopened when the one held was removed (its last link gone). */
+  private held(): { fd: number; size: number } {
+    if (this.fd !== undefined) {
+      const info = fstatSync(this.fd);
+      if (info.nlink > 0) return { fd: this.fd, size: info.size };
+      this.close();
+    }
+    const fd = this.open();
+    this.fd = fd;
+    return { fd, size: fstatSync(fd).size };
+  }
+
   append(entry: TranscriptEntry): void {
     // Once per transcript, not per line: mkdir of an existing folder costs a thrown error and a stat.
     if (!this.dirReady) ensurePrivateDir(path.dirname(this.file));
     this.dirReady = true;
     // Escaped as every human-facing output is: `cat` or `tail -f` of the file cannot drive a terminal.
     const line = `${safeJson(entry)}\n`;
-    let fd = this.open();
-    try {
-      let before = fstatSync(fd).size;
-      if (before + line.length > this.rotateBytes && before > 0) {
-        closeSync(fd);
-        renameSync(this.file, rotatedPath(this.file));
-        fd = this.open();
-        this.tailChecked = true;
-        before = 0;
-      }
-      // A torn line left by a crash must not swallow this one: start on a fresh line.
-      const lead = !this.tailChecked && endsTorn(fd, before) ? "\n" : "";
+    let { fd, size: before } = this.held();
+    if (before + line.length > this.rotateBytes && before > 0) {
+      this.close();
+      renameSync(this.file, rotatedPath(this.file));
+      ({ fd } = this.held());
       this.tailChecked = true;
-      try {
-        writeAll(fd, `${lead}${line}`);
-      } catch (error) {
-        // A full disk may have taken part of the line: cut it back off, and check the tail next time.
-        try { ftruncateSync(fd, before); } catch { /* read-only: the reader skips a torn line */ }
-        this.tailChecked = false;
-        throw error;
-      }
-    } finally {
-      closeSync(fd);
+      before = 0;
     }
+    // A torn line left by a crash must not swallow this one: start on a fresh line.
+    const lead = !this.tailChecked && endsTorn(fd, before) ? "\n" : "";
+    this.tailChecked = true;
+    try {
+      writeAll(fd, `${lead}${line}`);
+    } catch (error) {
+      // A full disk may have taken part of the line: cut it back off, and check the tail next time.
+      try { ftruncateSync(fd, before); } catch { /* read-only: the reader skips a torn line */ }
+      this.tailChecked = false;
+      this.close();
+      throw error;
+    }
+  }
+
+  /** Lets go of the file (the session closed); a later append opens it again. */
+  close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    try { closeSync(fd); } catch { /* already gone */ }
   }
 }

@@ -1,7 +1,6 @@
 // Where everything lives under the betterwright home. Pure: the home and the
 // platform come in as arguments, and nothing here touches the disk except
 // `canonicalHome`, which resolves symlinks so client and daemon agree.
-import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -70,7 +69,8 @@ export function socketPathFor(home: string, profile: string, platform: NodeJS.Pl
   const limit = SOCKET_PATH_LIMIT_BYTES[platform] ?? 104;
   // Node 20 truncates silently at bind and connect; measure bytes, not characters.
   if (Buffer.byteLength(inHome) < limit) return inHome;
-  const digest = createHash("sha256").update(`${home}\0${profile}`).digest("hex").slice(0, 24);
+  // node:crypto only for a home too deep for a socket path: loading it costs every warm call 2–4 ms.
+  const digest = process.getBuiltinModule("node:crypto").createHash("sha256").update(`${home}\0${profile}`).digest("hex").slice(0, 24);
   return path.join(shortSocketRoot(), `${digest}.sock`);
 }
 

@@ -7,13 +7,33 @@ import vm from "node:vm";
 
 export const SCOPE_PARAM = "__betterwrightScope";
 
-/** The wrappers to try, in order: expression first, then function body. */
+/**
+ * Reserved words that begin a statement and can begin no expression. A
+ * snippet whose first token is one of them cannot parse in the expression
+ * form, so that compile (and the SyntaxError it would throw, which costs as
+ * much as the compile) is skipped. The lookahead keeps `return$x` or
+ * `returnä`, identifiers, out.
+ */
+const STATEMENT_FIRST = /^\s*(?:return|const|var|if|for|while|do|try|throw|switch|break|continue)(?![\p{ID_Continue}$\u200c\u200d\\])/u;
+
+/** Whether `code` may be a bare expression; false only when its first token rules that out. */
+export function mayBeExpression(code: string): boolean {
+  return !STATEMENT_FIRST.test(code);
+}
+
+/** The body form: the snippet as the body of an async function of the scope. */
+export function bodySource(code: string): string {
+  return `(function (${SCOPE_PARAM}) { with (${SCOPE_PARAM}) { return (async () => {\n${code}\n})(); } })`;
+}
+
+/** The expression form; a trailing `;` still reads as an expression statement. */
+export function expressionSource(code: string): string {
+  return `(function (${SCOPE_PARAM}) { with (${SCOPE_PARAM}) { return (async () => (\n${code.replace(/;\s*$/, "")}\n))(); } })`;
+}
+
+/** The wrappers to try, in order: expression first (when it may parse), then function body. */
 export function snippetSources(code: string): string[] {
-  const expression = code.replace(/;\s*$/, "");
-  return [
-    `(function (${SCOPE_PARAM}) { with (${SCOPE_PARAM}) { return (async () => (\n${expression}\n))(); } })`,
-    `(function (${SCOPE_PARAM}) { with (${SCOPE_PARAM}) { return (async () => {\n${code}\n})(); } })`,
-  ];
+  return mayBeExpression(code) ? [expressionSource(code), bodySource(code)] : [bodySource(code)];
 }
 
 /** The parse error of the body form, or undefined when the snippet parses. Compiles, never runs. */

@@ -68,17 +68,56 @@ export async function transcriptOverhead(ctx: BenchContext): Promise<Row[]> {
   ];
 }
 
-export async function replStream(ctx: BenchContext): Promise<Row[]> {
-  const count = 200;
-  const { env } = ctx.home("repl");
-  await ctx.exec(env, "exec", "-c", "return 1");
-  const input = Array.from({ length: count }, (_, i) => `return ${i}`).join("\n\n");
+/** Milliseconds per snippet of one `repl` process streaming `count` snippets made by `snippet`. */
+async function replPerSnippet(ctx: BenchContext, env: NodeJS.ProcessEnv, count: number, snippet: (i: number) => string): Promise<number> {
+  const input = Array.from({ length: count }, (_, i) => snippet(i)).join("\n\n");
   const t0 = performance.now();
   await runProcess(process.execPath, [ctx.cli, "repl"], env, input);
-  const perSnippet = (performance.now() - t0) / count;
+  return (performance.now() - t0) / count;
+}
+
+/**
+ * Streamed snippets: one repl process running 200 distinct trivial snippets (aim: ≤ 2 ms each), and 200
+ * `return page.title()` against the floor of such a run, one CDP round trip (raw Playwright's page.title());
+ * the library with four calls in flight on one session is the same stream without the repl process.
+ */
+export async function replStream(ctx: BenchContext): Promise<Row[]> {
+  const count = 200;
+  const rounds = ctx.quick ? 1 : 3;
+  const { home, env } = ctx.home("repl");
+  await ctx.exec(env, "exec", "-c", `await page.goto(${JSON.stringify(ctx.url)})`);
+  const trivial: number[] = [];
+  const titles: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    trivial.push(await replPerSnippet(ctx, env, count, (i) => `return ${i}`));
+    titles.push(await replPerSnippet(ctx, env, count, () => "return page.title()"));
+  }
+  const bw = new BetterWright({ home, env });
+  const pipelined: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let sent = 0;
+    const t0 = performance.now();
+    const lane = async () => {
+      while (sent < count) {
+        sent++;
+        await bw.run("return page.title()", { session: "default", budgetFromStart: true });
+      }
+    };
+    await Promise.all([lane(), lane(), lane(), lane()]);
+    pipelined.push((performance.now() - t0) / count);
+  }
+  await bw.close();
   const warm = await timeIt(() => ctx.exec(env, "exec", "-c", "return 1"), ctx.quick ? 10 : 20);
+  const browser = await chromium.launch({ executablePath: ctx.browser, headless: true });
+  const page = await browser.newPage();
+  await page.goto(ctx.url);
+  const raw = await timeIt(() => page.title(), count, 5);
+  await browser.close();
   return [
     { name: "warm exec process", sample: warm },
-    compare(`repl: per snippet over ${count}`, summarize([perSnippet]), "warm exec", warm),
+    compare(`repl: per snippet over ${count} (return i)`, summarize(trivial), "warm exec", warm, "≤ 2 ms"),
+    { name: "raw Playwright page.title() (one CDP round trip)", sample: raw },
+    compare(`repl: per snippet over ${count} (return page.title())`, summarize(titles), "raw page.title()", raw, "≤ 1.3×"),
+    compare(`library, 4 in flight: per call over ${count} (return page.title())`, summarize(pipelined), "raw page.title()", raw, "≤ 1.3×"),
   ];
 }

@@ -2,7 +2,6 @@
 // one envelope per line on stdout as each finishes, in order, over one connection.
 import type { Argv } from "yargs";
 import { BetterWright } from "../../client/index.js";
-import type { Envelope } from "../../shared/envelope.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
@@ -14,6 +13,9 @@ interface ReplArgs extends GlobalArgs, SessionCreateArgs {
   session?: string;
   timeout?: number;
 }
+
+/** How many snippets repl keeps sent ahead of the one whose envelope it waits for. */
+export const REPL_AHEAD = 4;
 
 export const REPL_OPTIONS: readonly OptionSpec[] = [
   { name: "session", alias: "s", type: "string", describe: "Session name (env BETTERWRIGHT_SESSION, default 'default')" },
@@ -37,17 +39,31 @@ export function replCommand(ctx: CliContext) {
       const bw = BetterWright.fromConfig(config, ctx.env);
       const splitter = new SnippetSplitter();
       let failed = false;
-      const run = async (code: string) => {
-        const envelope: Envelope = await bw.run(code, { session, timeoutMs, ...(create ? { create } : {}) }).catch((error: unknown) => failureEnvelope(error, session, profile));
-        if (!envelope.ok) failed = true;
-        process.stdout.write(`${safeJson(envelope)}\n`);
+      // Snippets are sent as soon as they are complete, up to REPL_AHEAD of them unanswered: the daemon's
+      // session queue runs them one after another, in order, each with its whole budget (counted from its
+      // start), and the hops to the daemon overlap the runs. Each envelope is printed, in order, as soon
+      // as its run and every one before it have finished. The first snippet is answered before any other
+      // is sent: it may create the session, which the ones after it must find made.
+      let printed: Promise<void> = Promise.resolve();
+      const unanswered: Promise<void>[] = [];
+      let first = true;
+      const send = async (code: string) => {
+        const envelope = bw.run(code, { session, timeoutMs, budgetFromStart: true, ...(create ? { create } : {}) })
+          .catch((error: unknown) => failureEnvelope(error, session, profile));
+        printed = printed.then(() => envelope).then((e) => {
+          if (!e.ok) failed = true;
+          process.stdout.write(`${safeJson(e)}\n`);
+        });
+        unanswered.push(printed);
+        while (unanswered.length >= (first ? 1 : REPL_AHEAD)) await unanswered.shift();
+        first = false;
       };
       try {
-        // Snippets run one after another, each as soon as it is complete.
         for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-          for (const code of splitter.line(line)) await run(code);
+          for (const code of splitter.line(line)) await send(code);
         }
-        for (const code of splitter.end()) await run(code);
+        for (const code of splitter.end()) await send(code);
+        await printed;
       } finally {
         await bw.close();
       }

@@ -17,6 +17,7 @@ export function registerSessionMethods(registry: MethodRegistry<ConnectionContex
       runId: params.runId,
       approveDownloads: params.approveDownloads,
       create: params.create === undefined ? undefined : specOf(params.create),
+      budgetFromStart: params.budgetFromStart,
     });
   });
   registry.define(RunAttach, (params) => daemon.sessions.attach(params.runId));

@@ -7,6 +7,7 @@ import { BwError } from "../../shared/errors.js";
 import { clampTimeouts, decodeArgs, toWireResult } from "./sandbox/args.js";
 import { chainStep, isAllowed, type ChainKind, type FacadeTarget } from "./sandbox/facade-spec.js";
 import type { PageRegistry } from "./page-registry.js";
+import { fromShallowStack } from "./playwright.js";
 
 const MAX_CHAIN_STEPS = 32;
 const NAVIGABLE = /^(https?:|about:blank$|data:|blob:)/i;
@@ -60,7 +61,7 @@ export class FacadeDispatch {
     if (method === "waitForTimeout") args = [Math.min(Math.max(0, Number(args[0]) || 0), remainingMs)];
     const fn = (receiver as Callable)[method];
     if (typeof fn !== "function") throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available in this Playwright version`);
-    return toWireResult(await guard(() => Promise.resolve(fn.apply(receiver, args))));
+    return toWireResult(await guard(() => fromShallowStack(() => fn.apply(receiver, args))));
   }
 
   /** Frame structure: all, main, find({name|url}), parent, children; answers frame ids. */

@@ -5,6 +5,7 @@
 import type { Frame, Page } from "playwright-core";
 import { BwError } from "../../shared/errors.js";
 import type { PageInfo } from "../../shared/envelope.js";
+import { fromShallowStack } from "./playwright.js";
 
 export const MAX_PAGES_PER_SESSION = 20;
 const TITLE_WAIT_MS = 500;
@@ -140,7 +141,11 @@ export class PageRegistry {
   }
 
   /** Every page with its title, read now unless `known` has one that still stands (see page-titles.ts). */
-  async infosWithTitles(known: (pageId: string) => string | undefined = () => undefined): Promise<PageInfo[]> {
+  async infosWithTitles(
+    known: (pageId: string) => string | undefined = () => undefined,
+    /** Wraps each read (the session remembers what it read, for the next envelope). */
+    reading: (pageId: string, read: () => Promise<string>) => Promise<string> = (_pageId, read) => read(),
+  ): Promise<PageInfo[]> {
     const infos = this.infos();
     const unread: PageInfo[] = [];
     for (const info of infos) {
@@ -154,7 +159,7 @@ export class PageRegistry {
     const bound = new Promise<string>((r) => { timer = setTimeout(() => r(""), TITLE_WAIT_MS).unref(); });
     await Promise.all(unread.map(async (info) => {
       const page = this.pages.get(info.pageId);
-      info.title = page ? await Promise.race([page.title().catch(() => ""), bound]) : "";
+      info.title = page ? await Promise.race([reading(info.pageId, () => fromShallowStack(() => page.title())).catch(() => ""), bound]) : "";
     }));
     clearTimeout(timer);
     return infos;

@@ -1,11 +1,13 @@
-// When a run's own page.title() may stand in for the envelope's read of that
-// page's title at the end of the run (one browser round trip saved). It may
-// only when nothing could have changed the title since the read began: no
-// other browser call of the session started, ended or is still in flight, no
-// page of the session navigated or raised a dialog, and the read ended at
-// most TITLE_REUSE_MS before the envelope. Nothing carries over between runs.
+// When an earlier read of a page's title may stand in for the envelope's read
+// at the end of a run (one browser round trip saved): the run's own
+// page.title(), or the read made for the previous envelope when runs follow
+// each other closely (a repl stream). It may only when nothing could have
+// changed the title since the read began: no other browser call of the session
+// started, ended or is still in flight, no typed operation ran, no page of the
+// session navigated or raised a dialog, and the read ended at most
+// TITLE_REUSE_MS before the envelope.
 
-/** How old a run's own title read may be and still stand in for the envelope's. */
+/** How old an earlier title read may be and still stand in for the envelope's. */
 export const TITLE_REUSE_MS = 50;
 
 interface Seen {
@@ -23,24 +25,30 @@ export class TitleReuse {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** A page navigated, raised a dialog or closed. */
+  /** A page navigated, raised a dialog or closed (or a typed operation ran, or the browser went). */
   changed(): void {
+    this.bump();
+  }
+
+  /** Every read kept so far stops standing (and is dropped: the map holds only reads that may still stand). */
+  private bump(): void {
     this.epoch++;
+    this.seen.clear();
   }
 
   /** Runs a browser call that may change a page (anything but page.title()). */
   async act<T>(action: () => Promise<T>): Promise<T> {
-    this.epoch++;
+    this.bump();
     this.acting++;
     try {
       return await action();
     } finally {
       this.acting--;
-      this.epoch++;
+      this.bump();
     }
   }
 
-  /** Runs the snippet's page.title() on `pageId`, remembering its answer when nothing else happened meanwhile. */
+  /** Runs a page.title() on `pageId` (the snippet's, or the envelope's), remembering its answer when nothing else happened meanwhile. */
   async read<T>(pageId: string, title: () => Promise<T>): Promise<T> {
     const epoch = this.epoch;
     const quiet = this.acting === 0;
@@ -51,15 +59,11 @@ export class TitleReuse {
     return value;
   }
 
-  /** The title the run read for `pageId`, if it still stands; undefined means read it again. */
+  /** The title last read for `pageId`, if it still stands; undefined means read it again. */
   fresh(pageId: string): string | undefined {
     const seen = this.seen.get(pageId);
     if (!seen || seen.epoch !== this.epoch || this.acting > 0 || this.now() - seen.at > TITLE_REUSE_MS) return undefined;
     return seen.title;
   }
 
-  /** Forgets what was read (at the start and end of every run). */
-  forget(): void {
-    this.seen.clear();
-  }
 }

@@ -8,3 +8,21 @@ export type Playwright = typeof import("playwright-core");
 export function loadPlaywright(): Playwright {
   return createRequire(import.meta.url)("playwright-core") as Playwright;
 }
+
+/**
+ * Calls `fn` (a Playwright API call) from a microtask of its own. Playwright
+ * captures and formats its caller's stack, up to 50 frames, on every API
+ * call; called straight from a realm's message the stack is some 25 frames
+ * of ours and Node's, and formatting them cost most of a `page.title()`.
+ */
+export function fromShallowStack<T>(fn: () => T | Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    queueMicrotask(() => {
+      try {
+        resolve(fn());
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}

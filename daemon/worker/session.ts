@@ -125,10 +125,12 @@ export class WorkerSession {
 
   /** Runs a snippet, or a typed operation (trusted code, no realm), in the same lane and budget. */
   async exec(code: string | OpStart, budgetMs: number, runId: string, args?: unknown): Promise<WorkerOutcome> {
-    this.titles.forget();
+    // A typed operation's browser calls do not pass through the title guard: no earlier read stands after one.
+    const operation = typeof code !== "string";
+    if (operation) this.titles.changed();
     const outcome = await this.execInner(code, budgetMs, runId, args);
+    if (operation) this.titles.changed();
     outcome.pages = await this.pageInfosWithTitles();
-    this.titles.forget();
     return boundResult(outcome);
   }
 
@@ -359,9 +361,9 @@ export class WorkerSession {
     return this.pages.infos();
   }
 
-  /** Every page with its title: read now, or the run's own read of it when that still stands (page-titles.ts). */
+  /** Every page with its title: read now, or an earlier read of it when that still stands (page-titles.ts). */
   pageInfosWithTitles(): Promise<PageInfo[]> {
-    return this.pages.infosWithTitles((pageId) => this.titles.fresh(pageId));
+    return this.pages.infosWithTitles((pageId) => this.titles.fresh(pageId), (pageId, read) => this.titles.read(pageId, read));
   }
 
   /** Whether `page` is one of this session's pages (downloads are approved per session). */
@@ -380,6 +382,7 @@ export class WorkerSession {
   /** Forget pages without closing them (the browser they lived in is gone). */
   dropPages(): boolean {
     this.browserLosses++;
+    this.titles.changed();
     for (const wake of this.lossWaiters.splice(0)) wake();
     const dropped = this.pages.drop();
     this.pageState.dropAll();

@@ -32,6 +32,8 @@ export const SessionExec = declare<Envelope>()("session.exec", obj({
   approveDownloads: optional(bool()),
   /** Create the session this way if it does not exist yet; if it does, it must have been made this way (SESSION_EXISTS). */
   create: optional(createParam),
+  /** Count the budget from when the run leaves its session's queue, not from acceptance (a caller that queues runs ahead, like repl). */
+  budgetFromStart: optional(bool()),
 }));
 export const SessionList = declare<{ sessions: SessionSummary[] }>()("session.list", optional(obj({})));
 export const SessionClose = declare<{ closed: boolean }>()("session.close", obj({ session: nameParam("session") }));

@@ -70,7 +70,7 @@ describe("the warm path", () => {
     for (const heavy of ["yargs", "playwright-core", "ipaddr.js", "tldts", "json-rpc-2.0", "proper-lockfile", "env-paths", "is-safe-filename", "@modelcontextprotocol", "zod"]) {
       expect(packages.filter((f) => f.includes(`${path.sep}node_modules${path.sep}${heavy}${path.sep}`))).toEqual([]);
     }
-    for (const builtin of ["child_process", "readline", "vm", "stream/consumers"]) expect(builtins).not.toContain(builtin);
+    for (const builtin of ["child_process", "readline", "vm", "stream/consumers", "crypto"]) expect(builtins).not.toContain(builtin);
     return warm.json;
   }
 

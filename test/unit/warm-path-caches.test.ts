@@ -52,7 +52,7 @@ describe("a run's own title read standing in for the envelope's", () => {
     await pending;
   });
 
-  it("falls on a navigation or dialog, past its age bound, and between runs", async () => {
+  it("falls on a navigation or dialog, and past its age bound", async () => {
     const titles = new TitleReuse(now);
     await titles.read("p1", async () => "Front");
     titles.changed();
@@ -62,8 +62,16 @@ describe("a run's own title read standing in for the envelope's", () => {
     clock += TITLE_REUSE_MS + 1;
     expect(titles.fresh("p1")).toBeUndefined();
 
+  });
+
+  it("carries a quiet read into the next run within its age bound (a stream of snippets that touch no page)", async () => {
+    const titles = new TitleReuse(now);
+    // The envelope's own read at the end of one run…
     await titles.read("p1", async () => "Front");
-    titles.forget();
+    clock += TITLE_REUSE_MS - 1;
+    // …stands for the next run's envelope if nothing happened in between.
+    expect(titles.fresh("p1")).toBe("Front");
+    await titles.act(async () => "a browser call of the next run");
     expect(titles.fresh("p1")).toBeUndefined();
   });
 
@@ -129,5 +137,21 @@ describe("transcript folder made once", () => {
     expect(readTranscript(file).map((e) => e.seq)).toEqual([2]);
     expect(statSync(path.join(dir, "s")).mode & 0o777).toBe(0o700);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it("holds the file between appends, and opens it anew when it was removed meanwhile", () => {
+    const file = path.join(dir, "s", "transcript.jsonl");
+    const transcript = new Transcript(file);
+    const entry = (seq: number) => ({ seq, runId: `r${seq}`, at: new Date(0).toISOString(), durationMs: 1, snippet: "1", ok: true, result: "1", artifacts: [], pages: [] });
+    transcript.append(entry(1));
+    transcript.append(entry(2));
+    expect(readTranscript(file).map((e) => e.seq)).toEqual([1, 2]);
+    rmSync(file);
+    transcript.append(entry(3));
+    expect(readTranscript(file).map((e) => e.seq)).toEqual([3]);
+    transcript.close();
+    transcript.append(entry(4));
+    expect(readTranscript(file).map((e) => e.seq)).toEqual([3, 4]);
+    transcript.close();
   });
 });

@@ -4,18 +4,9 @@
 // to this run, and stop working when the run is over.
 import vm from "node:vm";
 import { BwError } from "../../../shared/errors.js";
+import { snippetSources } from "../../../shared/snippet-source.js";
 
 export type CompiledSnippet = (scope: object) => unknown;
-
-const SCOPE_PARAM = "__betterwrightScope";
-
-function wrap(body: string): string {
-  return `(function (${SCOPE_PARAM}) { with (${SCOPE_PARAM}) { return (async () => {\n${body}\n})(); } })`;
-}
-
-function wrapExpression(code: string): string {
-  return `(function (${SCOPE_PARAM}) { with (${SCOPE_PARAM}) { return (async () => (\n${code}\n))(); } })`;
-}
 
 /**
  * Whether `import()` in a vm script rejects with the error our callback gives.
@@ -67,17 +58,15 @@ export function compileScript(code: string, options: CompileOptions): vm.Script 
   if (!importRejectsInContext() && mentionsDynamicImport(code)) {
     throw new BwError("SNIPPET_SYNTAX_ERROR", "import() is not available in snippets");
   }
-  let script: vm.Script;
-  try {
-    // A trailing `;` or comment still reads as an expression statement; try the expression form first.
-    script = tryCompile(wrapExpression(code.replace(/;\s*$/, "")), options);
-  } catch {
+  // The expression form first (skipped when the first token rules it out), then the body form.
+  const sources = snippetSources(code);
+  for (let i = 0; ; i++) {
     try {
-      script = tryCompile(wrap(code), options);
+      return tryCompile(sources[i]!, options);
     } catch (error) {
+      if (i < sources.length - 1) continue;
       const message = error instanceof Error ? error.message : String(error);
       throw new BwError("SNIPPET_SYNTAX_ERROR", `the snippet does not parse: ${message}`);
     }
   }
-  return script;
 }

@@ -1,0 +1,38 @@
+import vm from "node:vm";
+import { describe, expect, it } from "vitest";
+import { expressionSource, mayBeExpression, snippetSources, snippetSyntaxError } from "../../shared/snippet-source.js";
+
+const parses = (source: string) => {
+  try {
+    new vm.Script(source);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("snippet sources", () => {
+  it("skips the expression form only when the first token rules it out", () => {
+    const statements = ["return 1", "  const a = 1; return a", "if (x) y()", "for (;;) break", "throw new Error('x')", "try { a() } catch {}", "var x", "while (0) {}", "do {} while (0)", "switch (1) {}"];
+    for (const code of statements) {
+      expect(mayBeExpression(code), code).toBe(false);
+      // What the shortcut skips could never have parsed.
+      expect(parses(expressionSource(code)), code).toBe(false);
+      expect(snippetSources(code)).toHaveLength(1);
+    }
+  });
+
+  it("keeps the expression form first for anything else, identifiers that begin like a keyword included", () => {
+    const expressions = ["page.title()", "return$x", "returnä", "iffy", "// return\n1", "/* const */ 2", "let", "(async () => 1)()", "class {}", "function () {}"];
+    for (const code of expressions) {
+      expect(mayBeExpression(code), code).toBe(true);
+      expect(snippetSources(code)).toHaveLength(2);
+    }
+  });
+
+  it("reports syntax errors as before", () => {
+    expect(snippetSyntaxError("return 1")).toBeUndefined();
+    expect(snippetSyntaxError("page.title()")).toBeUndefined();
+    expect(snippetSyntaxError("return (")).toBeTypeOf("string");
+  });
+});
