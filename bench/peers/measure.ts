@@ -91,8 +91,12 @@ export async function heavyNavigation(tools: readonly Tool[], pages: Pages, runs
   return { name: `navigate to a page with 100 subresources (ms, median of ${runs})`, better: "lower", cells };
 }
 
-/** Calls per second of 1 session, then of 4 sessions side by side, each navigating `calls` times. */
-export async function parallelSessions(tools: readonly Tool[], pages: Pages, calls: number): Promise<PeerRow[]> {
+/**
+ * Calls per second of 1 session and of 4 sessions side by side, each navigating
+ * `calls` times, in alternating rounds; the best round of each counts (load
+ * from elsewhere only ever slows a round down).
+ */
+export async function parallelSessions(tools: readonly Tool[], pages: Pages, calls: number, rounds = 2): Promise<PeerRow[]> {
   const rate = async (tool: Tool, sessions: string[]) => {
     await Promise.all(sessions.map((s) => tool.navigate(s, pages.plain, "Bench")));
     const t0 = performance.now();
@@ -102,14 +106,18 @@ export async function parallelSessions(tools: readonly Tool[], pages: Pages, cal
     return (sessions.length * calls) / ((performance.now() - t0) / 1000);
   };
   const byTool = await perTool(tools, async (tool) => {
-    const one = await rate(tool, ["par-1"]);
-    const four = await rate(tool, ["par-4a", "par-4b", "par-4c", "par-4d"]);
+    let one = 0;
+    let four = 0;
+    for (let round = 0; round < rounds; round++) {
+      one = Math.max(one, await rate(tool, ["par-1"]));
+      four = Math.max(four, await rate(tool, ["par-4a", "par-4b", "par-4c", "par-4d"]));
+    }
     await settle(tool);
     return { one: { value: round(one) }, four: { value: round(four) }, gain: { value: round(four / one) } };
   });
   return rowsOf([
-    { key: "one", name: `1 session: navigate + title calls/s (${calls} calls)`, better: "higher" },
-    { key: "four", name: `4 sessions in parallel: calls/s (4 × ${calls} calls)`, better: "higher" },
+    { key: "one", name: `1 session: navigate + title calls/s (${calls} calls, best of ${rounds})`, better: "higher" },
+    { key: "four", name: `4 sessions in parallel: calls/s (4 × ${calls} calls, best of ${rounds})`, better: "higher" },
     { key: "gain", name: "4 sessions in parallel vs 1 (throughput ×)", better: "higher" },
   ], byTool);
 }
