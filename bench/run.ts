@@ -1,5 +1,6 @@
-// npm run bench [-- --quick]: every scenario, a table each, and a JSON file
-// in bench/results/. Ratios are against baselines measured in the same run.
+// npm run bench [-- --quick] [-- --peers]: every scenario, a table each, and a
+// JSON file in bench/results/. Ratios are against baselines measured in the
+// same run. --peers (or --only=peers) adds agent-browser and playwright-cli.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,10 +16,12 @@ import { guardLoad, replStream, transcriptOverhead } from "./scenarios/overhead.
 import { operations } from "./scenarios/operations.js";
 import { warmCli } from "./scenarios/startup.js";
 import { remoteBrowsers } from "./scenarios/remote.js";
-import { printTable, type Row } from "./stats.js";
+import { peersSideBySide } from "./peers/side-by-side.js";
+import { printTable } from "./stats.js";
 
 const quick = process.argv.includes("--quick");
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const peers = process.argv.includes("--peers") || only?.includes("peers") === true;
 const scenarios: [string, typeof warmCli][] = [
   ["warm CLI call", warmCli],
   ["library call", libraryCall],
@@ -40,15 +43,22 @@ const scenarios: [string, typeof warmCli][] = [
 const FULL_ONLY = new Set(["remote browsers"]);
 
 const ctx = await createContext(quick);
-const results: Record<string, Row[]> = {};
+const results: Record<string, unknown> = {};
 process.stdout.write(`# betterwright benchmarks (${quick ? "quick" : "full"})\n\n${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, browser ${ctx.browser}\n`);
 try {
   for (const [title, scenario] of scenarios) {
     if (only && !only.some((o) => title.startsWith(o))) continue;
     if (quick && !only && FULL_ONLY.has(title)) continue;
     process.stderr.write(`running: ${title}\n`);
-    results[title] = await scenario(ctx);
-    printTable(title, results[title]!);
+    const rows = await scenario(ctx);
+    results[title] = rows;
+    printTable(title, rows);
+  }
+  if (peers) {
+    process.stderr.write("running: peers, side by side\n");
+    const side = await peersSideBySide(ctx);
+    results.peers = side;
+    process.stdout.write(`\n## Peers, side by side\n\n${side.date}, browser ${side.browser}; (n×) is how many times the row's best\n\n${side.table}`);
   }
 } finally {
   await ctx.cleanup();
