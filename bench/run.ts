@@ -13,6 +13,7 @@ import { httpCall } from "./scenarios/http.js";
 import { memory } from "./scenarios/memory.js";
 import { guardLoad, replStream, transcriptOverhead } from "./scenarios/overhead.js";
 import { operations } from "./scenarios/operations.js";
+import { scale } from "./scenarios/scale.js";
 import { warmCli } from "./scenarios/startup.js";
 import { printTable, type Row } from "./stats.js";
 
@@ -32,7 +33,10 @@ const scenarios: [string, typeof warmCli][] = [
   ["typed operations", operations],
   ["MCP front door", mcpCall],
   ["HTTP front door", httpCall],
+  ["scale: sessions in one daemon", scale],
 ];
+// Minutes long: full runs and --only=scale, never --quick.
+const notQuick = new Set(["scale: sessions in one daemon"]);
 
 const ctx = await createContext(quick);
 const results: Record<string, Row[]> = {};
@@ -40,6 +44,7 @@ process.stdout.write(`# betterwright benchmarks (${quick ? "quick" : "full"})\n\
 try {
   for (const [title, scenario] of scenarios) {
     if (only && !only.some((o) => title.startsWith(o))) continue;
+    if (quick && notQuick.has(title)) continue;
     process.stderr.write(`running: ${title}\n`);
     results[title] = await scenario(ctx);
     printTable(title, results[title]!);
