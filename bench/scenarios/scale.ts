@@ -182,10 +182,11 @@ export async function scale(ctx: BenchContext): Promise<Row[]> {
   for (const [lanes, isolated] of [[100, false], [20, true]] as const) {
     const label = `${lanes} ${isolated ? "isolated" : "shared"} sessions`;
     process.stderr.write(`  scale: ${label}\n`);
-    const daemonSide = await viaDaemon(ctx, lanes, isolated);
-    let rawSide: Side | undefined;
+    // Raw first: our realms would retire if they idled through the raw side's set-up (REALM_IDLE_MS).
+    let daemonSide: Awaited<ReturnType<typeof viaDaemon>> | undefined;
+    const rawSide = await rawPlaywright(ctx, lanes, isolated, () => daemonSide?.tree() ?? []);
     try {
-      rawSide = await rawPlaywright(ctx, lanes, isolated, daemonSide.tree);
+      daemonSide = await viaDaemon(ctx, lanes, isolated);
       const [ours, raw] = [emptyLoad(lanes), emptyLoad(lanes)];
       await drive(rawSide, lanes, 2, emptyLoad(lanes));
       await drive(daemonSide, lanes, 2, emptyLoad(lanes));
@@ -200,8 +201,8 @@ export async function scale(ctx: BenchContext): Promise<Row[]> {
       perCall(ours);
       rows.push({ name: `— ${label}, ${seconds} s each, in ${slices} turns —`, sample: one(seconds) }, ...rowsFor(label, ours, raw, lanes));
     } finally {
-      await rawSide?.close();
-      await daemonSide.close();
+      await rawSide.close();
+      await daemonSide?.close();
     }
   }
   return rows;
