@@ -22,7 +22,7 @@ interface Load {
   failures: number;
   seconds: number;
   pssMb: number;
-  /** CPU ms per successful call, by process group (from /proc, every thread). */
+  /** CPU ms by process group (from /proc, every thread): summed over the turns, then per successful call (perCall). */
   cpuPerCall: Record<string, number>;
 }
 
