@@ -2,9 +2,8 @@
 // the sandbox modules it imports) into one file beside it. Every session's
 // realm is a worker thread that loads its modules afresh; one file instead of
 // a dozen ES modules, each resolved, read and linked per thread, makes a realm
-// start ~20 % cheaper in CPU and about half as long when many start at once
-// (docs/performance.md, "scale: 100 sessions"). realm.ts uses the bundle when
-// it exists and the module otherwise.
+// start ~20 % cheaper (docs/performance.md, "What was optimised"). realm.ts
+// uses the bundle when it is at least as new as the module, the module otherwise.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
