@@ -1,26 +1,32 @@
 // Process trees and their proportional set size, from /proc (Linux).
 import { readdirSync, readFileSync } from "node:fs";
 
-export function childrenOf(pid: number): number[] {
-  const out: number[] = [];
+/** Every process's parent, from one pass over /proc. */
+function parents(): Map<number, number[]> {
+  const children = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) out.push(Number(entry));
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
     } catch {
       // exited meanwhile
     }
   }
-  return out;
+  return children;
+}
+
+export function childrenOf(pid: number): number[] {
+  return parents().get(pid) ?? [];
 }
 
 export function descendants(pid: number): number[] {
+  const children = parents();
   const all: number[] = [];
   const queue = [pid];
   while (queue.length) {
-    const next = childrenOf(queue.shift()!);
+    const next = children.get(queue.shift()!) ?? [];
     all.push(...next);
     queue.push(...next);
   }
@@ -47,3 +53,18 @@ export function cmdline(pid: number): string {
     return "";
   }
 }
+
+/** CPU time the process has used so far (user + system, every thread), in ms; 0 once it is gone. */
+export function cpuMs(pid: number, file = `/proc/${pid}/stat`): number {
+  try {
+    const stat = readFileSync(file, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms of a process's main thread alone (its other threads are cpuMs minus this). */
+export const mainThreadCpuMs = (pid: number): number => cpuMs(pid, `/proc/${pid}/task/${pid}/stat`);

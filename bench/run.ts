@@ -14,6 +14,7 @@ import { httpCall } from "./scenarios/http.js";
 import { memory } from "./scenarios/memory.js";
 import { guardLoad, replStream, transcriptOverhead } from "./scenarios/overhead.js";
 import { operations } from "./scenarios/operations.js";
+import { scale } from "./scenarios/scale.js";
 import { warmCli } from "./scenarios/startup.js";
 import { remoteBrowsers } from "./scenarios/remote.js";
 import { peersSideBySide } from "./peers/side-by-side.js";
@@ -37,10 +38,10 @@ const scenarios: [string, typeof warmCli][] = [
   ["MCP front door", mcpCall],
   ["HTTP front door", httpCall],
   ["remote browsers", remoteBrowsers],
+  ["scale: sessions in one daemon", scale],
 ];
-
-/** Scenarios that only a full run measures (they start browser servers of their own). */
-const FULL_ONLY = new Set(["remote browsers"]);
+/** Only full runs and --only measure these: minutes long (scale), or browser servers of their own (remote). */
+const FULL_ONLY = new Set(["remote browsers", "scale: sessions in one daemon"]);
 
 const ctx = await createContext(quick);
 const results: Record<string, unknown> = {};
