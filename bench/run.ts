@@ -40,8 +40,8 @@ const scenarios: [string, typeof warmCli][] = [
   ["remote browsers", remoteBrowsers],
   ["scale: sessions in one daemon", scale],
 ];
-/** Only full runs and --only measure these: minutes long (scale), or browser servers of their own (remote). */
-const FULL_ONLY = new Set(["remote browsers", "scale: sessions in one daemon"]);
+/** Only full runs and --only measure these: minutes long (scale), browser servers of their own (remote), a dozen cold starts (containment). */
+const FULL_ONLY = new Set(["remote browsers", "scale: sessions in one daemon", "containment: with and without"]);
 
 const ctx = await createContext(quick);
 const results: Record<string, unknown> = {};
@@ -51,7 +51,9 @@ try {
     if (only && !only.some((o) => title.startsWith(o))) continue;
     if (quick && !only && FULL_ONLY.has(title)) continue;
     process.stderr.write(`running: ${title}\n`);
+    const started = performance.now();
     const rows = await scenario(ctx);
+    process.stderr.write(`  ${title}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     results[title] = rows;
     printTable(title, rows);
   }

@@ -5,12 +5,12 @@ import type { BenchContext } from "../context.js";
 import { round, summarize, type Row } from "../stats.js";
 
 export async function concurrency(ctx: BenchContext): Promise<Row[]> {
-  const perSession = 20;
+  const perSession = ctx.quick ? 10 : 20;
   const { home, env } = ctx.home("concurrency");
   const bw = new BetterWright({ home, env });
   const rows: Row[] = [];
   let base: number | undefined;
-  for (const sessions of ctx.quick ? [1, 2, 4] : [1, 2, 4, 8]) {
+  for (const sessions of ctx.quick ? [1, 4] : [1, 2, 4, 8]) {
     const names = Array.from({ length: sessions }, (_, i) => `c${sessions}-${i}`);
     await Promise.all(names.map((s) => bw.run("return 1", { session: s })));
     const t0 = performance.now();

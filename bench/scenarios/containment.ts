@@ -37,7 +37,7 @@ async function workerUp(home: string, containment: ContainmentStatus): Promise<n
 export async function containmentCost(ctx: BenchContext): Promise<Row[]> {
   const contained = await probeContainment({ env: process.env });
   if (!contained.active) return [{ name: `containment unavailable here (${contained.reason}): nothing to compare`, sample: summarize([0]) }];
-  const runs = ctx.quick ? 6 : 20;
+  const runs = ctx.quick ? 3 : 20;
   const noBwrap = mkdtempSync(path.join(tmpdir(), "bw-bench-no-bwrap-"));
   try {
     // A worker process, started and answering: interleaved, one home each side.
@@ -54,7 +54,7 @@ export async function containmentCost(ctx: BenchContext): Promise<Row[]> {
     const firstOn: number[] = [];
     const firstOff: number[] = [];
     const code = `await page.goto(${JSON.stringify(ctx.url)}); return page.title()`;
-    for (let i = 0; i < Math.max(3, runs / 2); i++) {
+    for (let i = 0; i < (ctx.quick ? 1 : Math.max(3, runs / 2)); i++) {
       for (const [side, times] of [["on", firstOn], ["off", firstOff]] as const) {
         const { env } = ctx.home(`contain-first-${side}-${i}`);
         const withPath = side === "off" ? { ...env, PATH: noBwrap } : env;

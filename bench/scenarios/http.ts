@@ -50,7 +50,7 @@ export async function httpCall(ctx: BenchContext): Promise<Row[]> {
     const httpShot = await timeIt(() => get(`/sessions/${ids[0]}/screenshot`), shots, 2);
     // Throughput: clients in parallel, round-robin over the three sessions, for a fixed time.
     const clients = 6;
-    const durationMs = ctx.quick ? 3_000 : 10_000;
+    const durationMs = ctx.quick ? 1_500 : 10_000;
     const latencies: number[] = [];
     const until = performance.now() + durationMs;
     const started = performance.now();

@@ -6,7 +6,7 @@ import { startSnapshotPages } from "../snapshot-pages.js";
 import { compare, timeIt, type Row } from "../stats.js";
 
 export async function operations(ctx: BenchContext): Promise<Row[]> {
-  const runs = ctx.quick ? 10 : 30;
+  const runs = ctx.quick ? 5 : 30;
   const pages = await startSnapshotPages();
   const { home, env } = ctx.home("operations");
   try {
@@ -29,8 +29,8 @@ export async function operations(ctx: BenchContext): Promise<Row[]> {
     const clickSnippet = await timeIt(() => bw.run("await page.getByRole('button', { name: 'Clear', exact: true }).click()", session), runs, 3);
     const stale = await timeIt(() => bw.op("click", { target: "e999" }, session), runs, 3);
     await bw.op("navigate", { url: `${pages.url}/table` }, session);
-    const table = await timeIt(() => bw.op("snapshot", {}, session), ctx.quick ? 5 : 10, 1);
-    const rawTable = await timeIt(() => bw.run("return (await page.ariaSnapshot({ mode: 'ai' })).length", session), ctx.quick ? 5 : 10, 1);
+    const table = await timeIt(() => bw.op("snapshot", {}, session), ctx.quick ? 3 : 10, 1);
+    const rawTable = await timeIt(() => bw.run("return (await page.ariaSnapshot({ mode: 'ai' })).length", session), ctx.quick ? 3 : 10, 1);
     await bw.close();
     return [
       { name: "warm exec -c 'return page.url()'", sample: execRead },

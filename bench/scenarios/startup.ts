@@ -5,7 +5,7 @@ import type { BenchContext } from "../context.js";
 import { compare, runProcess, timeIt, type Row } from "../stats.js";
 
 export async function warmCli(ctx: BenchContext): Promise<Row[]> {
-  const runs = ctx.quick ? 10 : 30;
+  const runs = ctx.quick ? 6 : 30;
   const { env } = ctx.home("warm");
   const noCa = { ...env };
   delete noCa.NODE_EXTRA_CA_CERTS;
