@@ -293,6 +293,8 @@ export class SessionRegistry {
       if (session.closed) return failed(session.closingError());
       generation = this.worker.generation;
       const lostPages = session.workerGeneration !== undefined && session.workerGeneration !== generation;
+      // A new worker places the session anew (remote browsers): where it lived is not where it lives.
+      if (lostPages) session.placement = undefined;
       // An isolated session on a new worker gets its context again: its settings, not its lost storage.
       if (session.spec.isolated && session.workerGeneration !== generation) session.placement = await this.isolation().open(worker, session.name, session.spec, session.workerGeneration === undefined);
       session.workerGeneration = generation;

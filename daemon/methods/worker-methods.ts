@@ -32,8 +32,23 @@ export function registerWorkerMethods(registry: MethodRegistry<void>, daemon: Da
     await daemon.remote.release(leaseId);
     return null;
   });
-  registry.define(ArtifactsReserve, (params) => daemon.artifacts.reserve(params));
-  registry.define(ArtifactsCommit, (params) => daemon.artifacts.commit(params));
+  // A worker that dies between a reservation and its commit (killed, crashed) leaves nothing held:
+  // what it reserved is dropped when it exits, instead of counting against the caps until it expires.
+  const held = new Set<string>();
+  link.whenExited(() => {
+    for (const reservationId of held) void daemon.artifacts.commit({ reservationId, discard: true }).catch(() => {});
+    held.clear();
+  });
+  registry.define(ArtifactsReserve, async (params) => {
+    const reserved = await daemon.artifacts.reserve(params);
+    held.add(reserved.reservationId);
+    return reserved;
+  });
+  registry.define(ArtifactsCommit, async (params) => {
+    const committed = await daemon.artifacts.commit(params);
+    held.delete(params.reservationId);
+    return committed;
+  });
   registry.define(WorkerBlocked, (params) => {
     daemon.workerBlocked(params.session, params.blockedMs);
     return null;
