@@ -76,7 +76,7 @@ describe("vault method registries", () => {
 
   it("the worker's pipe reaches the fill side only, never an owner method", () => {
     const registry = new MethodRegistry<void>();
-    registerWorkerMethods(registry, fakeDaemon as never);
+    registerWorkerMethods(registry, fakeDaemon as never, { sendSocket: async () => 0, whenExited: () => {} });
     for (const name of worker) expect(registry.has(name), name).toBe(true);
     for (const name of owner) expect(registry.has(name), name).toBe(false);
   });
