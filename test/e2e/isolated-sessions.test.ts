@@ -233,7 +233,7 @@ describe("isolated sessions", () => {
       expect(refused).toMatchObject({ ok: false, error: { code: "BLOCKED_URL" } });
       expect(refused.blocked).toContainEqual(expect.objectContaining({ url: `${server.url}/files`, layer: "route", reason: "no files here" }));
       const allowed = await bw.run(`await page.goto(${JSON.stringify(`${server.url}/echo`)}); return page.evaluate(() => navigator.language)`, { session: "h" });
-      expect(allowed).toMatchObject({ ok: true, result: "it-IT" });
+      expect(allowed, JSON.stringify(allowed.error)).toMatchObject({ ok: true, result: "it-IT" });
     } finally {
       await bw.close();
     }
