@@ -23,6 +23,7 @@ import type { OpStart } from "./ops/op-context.js";
 import { startOperation } from "./ops/registry.js";
 import { SessionPageState } from "./ops/page-state.js";
 import { snippetSnapshot } from "./ops/snippet-snapshot.js";
+import { BrowserLosses } from "./browser-losses.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -59,9 +60,8 @@ export class WorkerSession {
   private settled: Promise<void> = Promise.resolve();
   private readonly realm: SessionRealm;
   private closed = false;
-  /** Counts browser losses (dropPages), so a run can tell that its browser died under it. */
-  private browserLosses = 0;
-  private readonly lossWaiters: (() => void)[] = [];
+  /** Browser losses (dropPages), so a run can tell that its browser died under it. */
+  private readonly losses = new BrowserLosses();
 
   private readonly scopeFunctions = new Map<string, ScopeFunction>();
   /** What typed operations keep per page across runs: snapshots and refs, observation buffers. */
@@ -163,7 +163,7 @@ export class WorkerSession {
     const done = new Promise<Parameters<Run["done"]>[0]>((resolve) => (resolveDone = resolve));
     let resolveStop!: Run["stop"];
     const stopped = new Promise<"cancelled" | "closing">((resolve) => (resolveStop = resolve));
-    const lossMark = this.browserLosses;
+    const lossMark = this.losses.mark();
     const limits = new Set<string>();
     const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, inflight: new Set(), done: resolveDone, stop: resolveStop, blocked, limits };
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
@@ -199,7 +199,7 @@ export class WorkerSession {
       return finish(value && typeof value === "object" && value.__bwUndefined === true ? { ok: true } : { ok: true, result: outcome.value });
     }
     const error = await runFailure(outcome.error ?? { name: "Error", message: "unknown error" }, {
-      blocked, limits: run.limits, fromOperation: typeof code !== "string", browserLost: (waitMs) => this.browserLostSince(lossMark, waitMs),
+      blocked, limits: run.limits, fromOperation: typeof code !== "string", browserLost: (waitMs) => this.losses.since(lossMark, waitMs),
     });
     return finish({ ok: false, error });
   }
@@ -381,29 +381,12 @@ export class WorkerSession {
 
   /** Forget pages without closing them (the browser they lived in is gone). */
   dropPages(): boolean {
-    this.browserLosses++;
     this.titles.changed();
-    for (const wake of this.lossWaiters.splice(0)) wake();
+    this.losses.note();
     const dropped = this.pages.drop();
     this.pageState.dropAll();
     this.realm.pushActive();
     return dropped;
-  }
-
-  /** Whether the browser went away since `mark`, waiting up to `waitMs` for the news (a call may fail before the close event lands). */
-  private async browserLostSince(mark: number, waitMs: number): Promise<boolean> {
-    if (this.browserLosses !== mark) return true;
-    if (waitMs <= 0) return false;
-    await new Promise<void>((resolve) => {
-      const wake = () => { clearTimeout(timer); resolve(); };
-      const timer = setTimeout(() => {
-        const i = this.lossWaiters.indexOf(wake);
-        if (i !== -1) this.lossWaiters.splice(i, 1);
-        resolve();
-      }, waitMs);
-      this.lossWaiters.push(wake);
-    });
-    return this.browserLosses !== mark;
   }
 
   /** Ends the run in flight at once (SESSION_CLOSING); a run still waiting to start never will. */
