@@ -200,3 +200,18 @@ export async function fillHeaders(headers: Record<string, string>, env: NodeJS.P
 export function remoteUsesTls(remote: RemoteSettings | undefined): boolean {
   return (remote?.endpoints ?? []).some((e) => /^(cdp\+)?(wss|https):/.test(e.url));
 }
+
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { "ws:": 80, "wss:": 443, "http:": 80, "https:": 443 };
+
+/** The host and port an endpoint URL names (`cdp+` dropped, IPv6 brackets removed), and its transport scheme. */
+export function endpointAddress(url: string): { host: string; port: number; protocol: string } {
+  const target = new URL(url.replace(/^cdp\+/, ""));
+  const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
+  return { host, port: target.port === "" ? DEFAULT_PORTS[target.protocol] ?? 80 : Number(target.port), protocol: target.protocol };
+}
+
+/** A checked `host:port` (parseHostPort) as its parts. */
+export function splitHostPort(text: string): { host: string; port: number } {
+  const colon = text.lastIndexOf(":");
+  return { host: text.slice(0, colon).replace(/^\[(.*)\]$/, "$1"), port: Number(text.slice(colon + 1)) };
+}

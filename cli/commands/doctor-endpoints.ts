@@ -7,17 +7,10 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import type { Settings } from "../../shared/config.js";
 import type { EndpointReport } from "../../shared/protocol/index.js";
-import type { BrowserEndpoint } from "../../shared/remote-config.js";
+import { endpointAddress, type BrowserEndpoint } from "../../shared/remote-config.js";
 import type { Check } from "./doctor.js";
 
 const PROBE_TIMEOUT_MS = 5_000;
-const DEFAULT_PORTS: Record<string, number> = { "ws:": 80, "wss:": 443, "http:": 80, "https:": 443 };
-
-function addressOf(url: string): { host: string; port: number; protocol: string } {
-  const target = new URL(url.replace(/^cdp\+/, ""));
-  return { host: target.hostname.replace(/^\[(.*)\]$/, "$1"), port: target.port === "" ? DEFAULT_PORTS[target.protocol] ?? 80 : Number(target.port), protocol: target.protocol };
-}
-
 /** Milliseconds to open a TCP connection, or why it could not be opened. */
 function tcpLatency(host: string, port: number): Promise<{ ms: number } | { error: string }> {
   return new Promise((resolve) => {
@@ -56,7 +49,7 @@ function cdpVersion(host: string, port: number): Promise<string | undefined> {
 
 async function endpointCheck(endpoint: BrowserEndpoint, trust: boolean, known: EndpointReport | undefined): Promise<Check> {
   const name = "endpoint";
-  const { host, port, protocol } = addressOf(endpoint.url);
+  const { host, port, protocol } = endpointAddress(endpoint.url);
   const reach = await tcpLatency(host, port);
   if ("error" in reach) {
     return { name, ok: false, detail: `${endpoint.url} cannot be reached: ${reach.error}`, fix: "start the browser server there (docs/remote-browsers.md), or remove it from browserEndpoints" };

@@ -6,14 +6,13 @@
 // session, every connection decided by the profile's policy.
 import { connect as netConnect, type Socket } from "node:net";
 import type { RemoteSettings } from "../../shared/remote-config.js";
-import { fillHeaders } from "../../shared/remote-config.js";
+import { endpointAddress, fillHeaders, splitHostPort } from "../../shared/remote-config.js";
 import { BwError } from "../../shared/errors.js";
 import type { RemoteLeaseResult, WorkerRemoteInit } from "../../shared/protocol/index.js";
 import type { ConnectOutcome, Refusal } from "../../shared/proxy/proxy-connection.js";
 import { RemoteGuard, type RemoteLease } from "./remote-guard.js";
 
 const DIAL_TIMEOUT_MS = 15_000;
-const DEFAULT_PORTS: Record<string, number> = { "ws:": 80, "wss:": 443, "http:": 80, "https:": 443 };
 
 export interface RemoteBrowsersDeps {
   /** The profile's policy decides and dials (GuardService.connect). */
@@ -26,13 +25,6 @@ export interface RemoteBrowsersDeps {
   refused: (session: string, url: string, refusal: Refusal, reason: string) => void;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
-}
-
-/** The host and port a endpoint URL names (`cdp+` dropped). */
-export function endpointAddress(url: string): { host: string; port: number } {
-  const target = new URL(url.replace(/^cdp\+/, ""));
-  const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
-  return { host, port: target.port === "" ? DEFAULT_PORTS[target.protocol] ?? 80 : Number(target.port) };
 }
 
 export class RemoteBrowsers {
@@ -93,7 +85,7 @@ export class RemoteBrowsers {
 
   #remoteGuard(): Promise<RemoteGuard> {
     if (!this.#guard) {
-      const [host, port] = splitHostPort(this.settings.guardListen);
+      const { host, port } = splitHostPort(this.settings.guardListen);
       const starting = RemoteGuard.start({
         listen: { host, port },
         ...(this.settings.guardAdvertise ? { advertise: this.settings.guardAdvertise } : {}),
@@ -139,7 +131,3 @@ export class RemoteBrowsers {
   }
 }
 
-function splitHostPort(text: string): [string, number] {
-  const colon = text.lastIndexOf(":");
-  return [text.slice(0, colon).replace(/^\[(.*)\]$/, "$1"), Number(text.slice(colon + 1))];
-}
