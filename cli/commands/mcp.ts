@@ -41,9 +41,11 @@ function serverArgs(args: McpArgs, profile: string, home: string): string[] {
   if (args.isolated) words.push("--isolated");
   if (args.tools !== undefined) words.push("--tools", args.tools);
   if (args.policy !== undefined) words.push("--policy", args.policy);
-  for (const flag of ["block-private-network", "block-loopback", "require-containment"] as const) if (args[flag]) words.push(`--${flag}`);
+  for (const flag of ["block-private-network", "block-loopback", "require-containment", "trust-remote-egress"] as const) if (args[flag]) words.push(`--${flag}`);
   for (const h of args["allow-host"] ?? []) words.push("--allow-host", String(h));
   for (const h of args["block-host"] ?? []) words.push("--block-host", String(h));
+  // Endpoint URLs hold no credentials (those are refused): the host may print them.
+  for (const e of args["browser-endpoint"] ?? []) words.push("--browser-endpoint", String(e));
   return words;
 }
 

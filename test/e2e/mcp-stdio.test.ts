@@ -211,6 +211,9 @@ describe("betterwright mcp over stdio", () => {
     // The policy a server was started with is part of how the host must start it again.
     const hardened = await runCli(["mcp", "--policy", "public-web", "--block-host", "ads.example", "--print-config"], { home });
     expect(hardened.json.mcpServers.betterwright.args).toEqual([CLI, "mcp", "--policy", "public-web", "--block-host", "ads.example"]);
+    // So are the remote browsers it places sessions on.
+    const remote = await runCli(["mcp", "--browser-endpoint", "ws://10.0.0.20:3000/grid", "--trust-remote-egress", "--print-config"], { home });
+    expect(remote.json.mcpServers.betterwright.args).toEqual([CLI, "mcp", "--trust-remote-egress", "--browser-endpoint", "ws://10.0.0.20:3000/grid"]);
   });
 
   it("keeps a --session lane open after its connection ends", async () => {
