@@ -94,7 +94,7 @@ describe("sessions on remote browser servers, guarded, in a loopback-only namesp
   });
 
   it("uses a trusted CDP endpoint behind the guard proxy, and says on every envelope that its egress is not held", () => {
-    expect(r.cdpTrusted).toMatchObject({ ok: true, result: "allowed" });
+    expect(r.cdpTrusted, JSON.stringify(r.cdpTrusted.error)).toMatchObject({ ok: true, result: "allowed" });
     expect(r.cdpTrusted.warnings).toContainEqual(expect.objectContaining({ code: "GUARD_NOT_ENFORCED" }));
     expect(r.cdpTrustedBlocked).toMatchObject({ ok: false, error: { code: "BLOCKED_URL" } });
     expect(r.cdpTrustedBlocked.warnings).toContainEqual(expect.objectContaining({ code: "GUARD_NOT_ENFORCED" }));
