@@ -6,12 +6,16 @@ import { reportError } from "./output.js";
 
 export class CliContext {
   exitCode = 0;
+  /** A command ran with --no-daemon: the CLI hosted the daemon's code itself (the launcher keeps no code cache of that). */
+  inProcess = false;
   private pending: Promise<void> = Promise.resolve();
 
   constructor(readonly env: NodeJS.ProcessEnv) {}
 
   config(args: GlobalArgs & { session?: string; timeout?: number }): ResolvedConfig {
-    return resolveConfig({ flags: flagsFrom(args), env: this.env });
+    const config = resolveConfig({ flags: flagsFrom(args), env: this.env });
+    if (config.settings.noDaemon) this.inProcess = true;
+    return config;
   }
 
   /** Runs a command body; errors become a message (or JSON) and an exit code. */

@@ -1,9 +1,8 @@
-#!/usr/bin/env node
 // The betterwright command. Each command maps its flags to one client call
 // and renders the result; stdout carries results only. The warm path (exec,
 // run, repl with ordinary flags) parses with node:util and never loads yargs;
 // everything else, --help included, goes through cli/yargs-cli.ts, where
-// commands are registered.
+// commands are registered. cli/launcher.ts loads this (bundled) and calls start().
 import { EXEC_OPTIONS, execCommand } from "./commands/exec.js";
 import { findVerb, verbHandler } from "./commands/ops.js";
 import { verbOptions } from "./op-args.js";
@@ -47,9 +46,7 @@ function fastPath(ctx: CliContext, argv: string[]): Promise<void> | undefined {
   return args ? route.handler(args as never) : undefined;
 }
 
-async function main(argv: string[]): Promise<number> {
-  const ctx = new CliContext(process.env);
-  const fast = fastPath(ctx, argv);
+async function main(ctx: CliContext, argv: string[], fast: Promise<void> | undefined): Promise<number> {
   if (fast) {
     await fast;
     return ctx.exitCode;
@@ -58,17 +55,34 @@ async function main(argv: string[]): Promise<number> {
   return runYargs(ctx, argv);
 }
 
-// A reader that went away (`| head`) ends the output, not with a stack trace.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") throw error;
-});
+export { saveCodeCache } from "./code-cache.js";
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`betterwright: internal error: ${escapeControls((error as Error)?.stack ?? String(error), { keepLines: true })}\n`);
-    process.exitCode = EXIT.infrastructure;
-  },
-);
+/**
+ * Runs the command in `argv` and sets the exit code. Resolves with whether
+ * the warm path served it through a daemon: the launcher then keeps V8's
+ * code for the next such call.
+ */
+export function start(argv: string[]): Promise<{ warm: boolean }> {
+  // A reader that went away (`| head`) ends the output, not with a stack trace.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
+  const ctx = new CliContext(process.env);
+  let fast: Promise<void> | undefined;
+  try {
+    fast = fastPath(ctx, argv);
+  } catch (error) {
+    fast = Promise.reject(error);
+  }
+  return main(ctx, argv, fast).then(
+    (code) => {
+      process.exitCode = code;
+      return { warm: fast !== undefined && !ctx.inProcess };
+    },
+    (error: unknown) => {
+      process.stderr.write(`betterwright: internal error: ${escapeControls((error as Error)?.stack ?? String(error), { keepLines: true })}\n`);
+      process.exitCode = EXIT.infrastructure;
+      return { warm: false };
+    },
+  );
+}

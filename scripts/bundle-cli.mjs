@@ -1,13 +1,16 @@
 // Bundles the CLI (tsc's output under dist/cli, dist/client, dist/shared) into
-// dist/bin: one file for the warm path (exec, run, repl) instead of ~50 ES
-// modules, which Node 20 resolves and links one by one (~20 ms of every call).
-// Commands off the warm path (yargs, help, vault…) stay in chunks loaded on
-// demand. Packages stay external (node_modules), env-paths aside, and so does the daemon's code:
-// the `--no-daemon` path imports dist/daemon at run time, one copy of it only.
-// Chunks stay flat: dist/bin sits at the same depth as dist/cli, so `new URL("../daemon/…",
-// import.meta.url)` finds the same files from either.
-import { chmodSync, readFileSync, rmSync } from "node:fs";
-import { builtinModules, createRequire } from "node:module";
+// dist/bin, as CommonJS:
+// - cli.cjs, the whole CLI in one script. Node 20 resolves and links ES
+//   modules one by one, and only a script's compiled code can be cached with
+//   a public API (vm.Script's cachedData); cli/launcher.ts loads it so.
+// - betterwright.js (the `betterwright` command), that launcher: a few lines,
+//   Node's built-ins only.
+// Packages stay external (node_modules, loaded when a command needs them),
+// env-paths aside, and so does the daemon's code: the `--no-daemon` path
+// imports dist/daemon at run time, one copy of it only. dist/bin sits at the
+// same depth as dist/cli, so `new URL("../daemon/…", import.meta.url)` finds
+// the same files from either.
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -20,46 +23,42 @@ const BUNDLED_PACKAGES = ["env-paths"];
 const { dependencies } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 const externalPackages = Object.keys(dependencies).filter((name) => !BUNDLED_PACKAGES.includes(name));
 
-/**
- * Node's ESM facade of a built-in module reads every export when it is first
- * imported, which runs the lazy getters behind them (fs.ReadStream,
- * util.MIMEType, module's source maps…) and loads modules the CLI never uses:
- * ~3 ms of CPU on a warm call. In the bundle a built-in comes from
- * process.getBuiltinModule instead, with its plain exports, and those behind a
- * getter that the CLI imports by name (GETTER_IMPORTS; a missing one fails the
- * build with "No matching export").
- */
-const GETTER_IMPORTS = { "node:util": ["parseArgs"] };
-const BUILTIN = new RegExp(`^(?:node:)?(?:${builtinModules.map((m) => m.replace(/[/]/g, "\\/")).join("|")})$`);
-const builtinsWithoutFacade = {
-  name: "builtins-without-facade",
-  setup(build) {
-    build.onResolve({ filter: BUILTIN }, (args) => ({ path: args.path.startsWith("node:") ? args.path : `node:${args.path}`, namespace: "builtin" }));
-    build.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => {
-      const module = createRequire(import.meta.url)(args.path);
-      const wanted = GETTER_IMPORTS[args.path] ?? [];
-      const names = Object.keys(module).filter((name) => name !== "default" && (!Object.getOwnPropertyDescriptor(module, name)?.get || wanted.includes(name)));
-      const contents = [
-        `const builtin = process.getBuiltinModule(${JSON.stringify(args.path)});`,
-        "export default builtin;",
-        ...names.map((name, i) => `const _${i} = builtin[${JSON.stringify(name)}];\nexport { _${i} as ${JSON.stringify(name)} };`),
-      ].join("\n");
-      return { contents, loader: "js" };
-    });
-  },
+/** What both scripts share: CommonJS for Node 20, `import.meta.url` made from the script's own file. */
+const common = {
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  define: { "import.meta.url": "__bwModuleUrl" },
+  banner: { js: 'const __bwModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  logLevel: "warning",
 };
 
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { betterwright: path.join(root, "dist", "cli", "main.js") },
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
+mkdirSync(outdir, { recursive: true });
+const cli = await build({
+  ...common,
+  entryPoints: [path.join(root, "dist", "cli", "main.js")],
+  outfile: path.join(outdir, "cli.cjs"),
   external: [...externalPackages, "../daemon/*"],
-  plugins: [builtinsWithoutFacade],
-  logLevel: "warning",
+  write: false,
+  metafile: true,
 });
+// A script compiled by vm.Script has no import() of its own on Node 20 (and none at all once its code
+// comes from a cache): each `import("…")` the bundle keeps (packages, daemon code, built-ins loaded on
+// demand) calls the launcher's instead. dist/bin holds both files, so a relative specifier means the same.
+const kept = Object.values(cli.metafile.outputs)[0].imports.filter((i) => i.kind === "dynamic-import" && i.external).length;
+let text = cli.outputFiles[0].text;
+let replaced = 0;
+text = text.replace(/\bimport\((?=["'])/g, () => (replaced++, "__bwImport("));
+if (replaced !== kept) throw new Error(`cli.cjs: ${kept} dynamic imports kept, ${replaced} rewritten; check the bundle by hand`);
+writeFileSync(path.join(outdir, "cli.cjs"), text);
+await build({
+  ...common,
+  entryPoints: [path.join(root, "dist", "cli", "launcher.js")],
+  outfile: path.join(outdir, "betterwright.js"),
+  banner: { js: `#!/usr/bin/env node\n${common.banner.js}` },
+});
+// The package is ESM ("type": "module"); these two are scripts.
+writeFileSync(path.join(outdir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
 chmodSync(path.join(outdir, "betterwright.js"), 0o755);

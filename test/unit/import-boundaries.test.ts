@@ -4,7 +4,9 @@
 // `import()`, `require`, `createRequire`), followed transitively; a load whose
 // target is not a string literal is refused, since it cannot be checked. The
 // in-process mode's one dynamic import of the daemon host is the only crossing,
-// pinned to its file.
+// pinned to its file. The launcher's import(specifier) is the one opaque load:
+// it is the bundled CLI's import(), so each of its targets is a literal of the
+// CLI's own sources, checked here where it is written.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { graphOf, reachability, readSources, scanImports, type Edge, type ImportGraph } from "../helpers/import-graph.js";
@@ -15,6 +17,8 @@ const TOP = ["cli", "client", "daemon", "shared"] as const;
 const IN_PROCESS: Edge = { from: "client/in-process.ts", to: "daemon/in-process.ts", kind: "dynamic" };
 
 const under = (file: string, dir: string) => file === dir || file.startsWith(`${dir}/`);
+/** The bundled CLI's import() (cli/launcher.ts hands it its own): its targets are checked in the CLI's sources. */
+const LAUNCHER_IMPORT = { from: "cli/launcher.ts", kind: "dynamic" };
 const isInProcess = (e: Edge) => e.from === IN_PROCESS.from && e.to === IN_PROCESS.to && e.kind === IN_PROCESS.kind;
 
 /** What a file of one area may reach, directly or through others. */
@@ -61,7 +65,7 @@ function violations(graph: ImportGraph): string[] {
     const why = directViolation(edge);
     if (why) bad.push(`${edge.from} → ${edge.to}: ${why}`);
   }
-  for (const { from, kind } of graph.opaque) bad.push(`${from}: a ${kind} load whose target is not a string literal cannot be checked`);
+  for (const { from, kind } of graph.opaque.filter((o) => !(o.from === LAUNCHER_IMPORT.from && o.kind === LAUNCHER_IMPORT.kind))) bad.push(`${from}: a ${kind} load whose target is not a string literal cannot be checked`);
   return bad;
 }
 
