@@ -8,8 +8,11 @@ import { clampTimeouts, decodeArgs, toWireResult } from "./sandbox/args.js";
 import { chainStep, isAllowed, type ChainKind, type FacadeTarget } from "./sandbox/facade-spec.js";
 import type { PageRegistry } from "./page-registry.js";
 import { fromShallowStack } from "./playwright.js";
+import { settlingNavigation } from "./failed-navigation.js";
 
 const MAX_CHAIN_STEPS = 32;
+/** Page and frame methods that navigate: a failure waits for its error page (failed-navigation.ts). */
+const NAVIGATIONS = new Set(["goto", "reload", "goBack", "goForward"]);
 const NAVIGABLE = /^(https?:|about:blank$|data:|blob:)/i;
 
 export function assertNavigable(url: unknown): void {
@@ -61,7 +64,9 @@ export class FacadeDispatch {
     if (method === "waitForTimeout") args = [Math.min(Math.max(0, Number(args[0]) || 0), remainingMs)];
     const fn = (receiver as Callable)[method];
     if (typeof fn !== "function") throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available in this Playwright version`);
-    return toWireResult(await guard(() => fromShallowStack(() => fn.apply(receiver, args))));
+    const call = () => fromShallowStack(() => fn.apply(receiver, args));
+    const frame = (target === "frame" ? receiver : page.mainFrame()) as Frame;
+    return toWireResult(await guard(NAVIGATIONS.has(method) && (target === "page" || target === "frame") ? () => settlingNavigation(frame, remainingMs, call) : call));
   }
 
   /** Frame structure: all, main, find({name|url}), parent, children; answers frame ids. */

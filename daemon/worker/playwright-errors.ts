@@ -13,11 +13,18 @@ const ROUTE_REFUSAL = /\bnet::ERR_BLOCKED_BY_CLIENT\b/;
 /** The proxy refused the connection (SOCKS5, or HTTP CONNECT) or could not be reached. */
 const PROXY_REFUSAL = /\bnet::ERR_(SOCKS_CONNECTION_FAILED|TUNNEL_CONNECTION_FAILED|PROXY_CONNECTION_FAILED)\b/;
 
+/** A navigation the network failed, which leaves Chromium's error page: every net error but an abort (a download, a stop). */
+const ERROR_PAGE_FAILURE = /\bnet::ERR_(?!ABORTED\b)[A-Z_]+\b/;
+
 /** `page.goto` to a URL the browser downloads instead of showing. */
 const DOWNLOAD_STARTING = /\bDownload is starting\b/;
 
 export function isDownloadStarting(message: string): boolean {
   return DOWNLOAD_STARTING.test(message);
+}
+
+export function leavesErrorPage(message: string): boolean {
+  return ERROR_PAGE_FAILURE.test(message);
 }
 
 export function isTargetClosed(message: string): boolean {

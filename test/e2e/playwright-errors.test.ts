@@ -11,7 +11,7 @@ import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startGuardProxy, type GuardProxy } from "../../daemon/worker/proxy/guard-proxy.js";
-import { isElementGone, isNavigationError, isProxyRefusal, isRouteRefusal, isTargetClosed, strictViolationCount } from "../../daemon/worker/playwright-errors.js";
+import { isElementGone, isNavigationError, isProxyRefusal, isRouteRefusal, isTargetClosed, leavesErrorPage, strictViolationCount } from "../../daemon/worker/playwright-errors.js";
 import { loadPlaywright } from "../../daemon/worker/playwright.js";
 import { findBrowser } from "../../shared/browser-discovery.js";
 
@@ -96,6 +96,9 @@ describe.each(browsers)("Playwright's error text, with %s", (executablePath) => 
       const message = await failure(page.goto(url));
       expect(isRouteRefusal(message), message).toBe(true);
       expect(isProxyRefusal(message) || isTargetClosed(message)).toBe(false);
+      // Chromium commits its error page after it: a navigation made at once would be interrupted.
+      expect(leavesErrorPage(message), message).toBe(true);
+      await page.waitForURL(/^chrome-error:/, { waitUntil: "commit" });
     });
   });
 
@@ -130,6 +133,7 @@ describe.each(browsers)("Playwright's error text, with %s", (executablePath) => 
         const message = await failure(page.goto(url.replace("http:", scheme)));
         expect(isProxyRefusal(message), message).toBe(true);
         expect(isRouteRefusal(message) || isTargetClosed(message)).toBe(false);
+        expect(leavesErrorPage(message), message).toBe(true);
       });
     });
   });
@@ -171,8 +175,10 @@ describe.each(browsers)("Playwright's error text, with %s", (executablePath) => 
       const message = await failure(page.goto(`http://127.0.0.1:${port}/`));
       expect(message).toMatch(/net::ERR_CONNECTION_REFUSED/);
       expect(isTargetClosed(message) || isRouteRefusal(message) || isProxyRefusal(message)).toBe(false);
-      // A navigation error all the same (a typed operation's NAVIGATION_FAILED).
+      // A navigation error all the same (a typed operation's NAVIGATION_FAILED), with an error page.
       expect(isNavigationError(message), message).toBe(true);
+      expect(leavesErrorPage(message), message).toBe(true);
+      await page.waitForURL(/^chrome-error:/, { waitUntil: "commit" });
     });
   });
 });

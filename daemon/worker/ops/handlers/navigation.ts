@@ -7,6 +7,7 @@ import { assertNavigable } from "../../facade-dispatch.js";
 import type { OpContext } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import { isDownloadStarting } from "../../playwright-errors.js";
+import { settlingNavigation } from "../../failed-navigation.js";
 import { handle } from "../handler.js";
 import { locatorFor, resolveElement } from "../targets.js";
 
@@ -19,18 +20,19 @@ async function landed(page: Page, response: Response | null): Promise<NavigateRe
 }
 
 /**
- * A navigation through the guard: a refused one is BLOCKED_URL, one to a name that did not resolve
+ * A navigation of `page` through the guard: a refused one is BLOCKED_URL, one to a name that did not resolve
  * DNS_UNAVAILABLE (the guard reads Playwright's own error, so it looks first), any other NAVIGATION_FAILED.
+ * A failure returns once its error page is in (failed-navigation.ts).
  */
-function navigation<T>(ctx: OpContext, target: string, action: () => Promise<T>): Promise<T> {
-  return mapErrors({ navigation: true, target }, () => ctx.guard(action));
+function navigation<T>(ctx: OpContext, page: Page, target: string, action: () => Promise<T>): Promise<T> {
+  return mapErrors({ navigation: true, target }, () => ctx.guard(() => settlingNavigation(page.mainFrame(), ctx.run.remainingMs(), action)));
 }
 
 async function history(ctx: OpContext, direction: "back" | "forward"): Promise<HistoryResult> {
   const page = activePage(ctx);
   const before = page.url();
   const timeout = ctx.run.remainingMs();
-  const response = await navigation(ctx, direction, () => (direction === "back" ? page.goBack({ timeout }) : page.goForward({ timeout })));
+  const response = await navigation(ctx, page, direction, () => (direction === "back" ? page.goBack({ timeout }) : page.goForward({ timeout })));
   // null: no history entry that way, or a same-document move; the URL tells which.
   return { url: page.url(), title: await page.title().catch(() => ""), moved: response !== null || page.url() !== before };
 }
@@ -53,7 +55,7 @@ export const navigationHandlers = [
     assertNavigable(args.url);
     const page = activePage(ctx);
     let download = false;
-    const response = await navigation(ctx, args.url, () => page.goto(args.url, { timeout: ctx.run.remainingMs(), waitUntil: (args.waitUntil ?? "load") as "load" }).catch((error: unknown) => {
+    const response = await navigation(ctx, page, args.url, () => page.goto(args.url, { timeout: ctx.run.remainingMs(), waitUntil: (args.waitUntil ?? "load") as "load" }).catch((error: unknown) => {
       if (!isDownloadStarting(error instanceof Error ? error.message : String(error))) throw error;
       download = true;
       return null;
@@ -64,7 +66,7 @@ export const navigationHandlers = [
   handle(Ops.forward, (ctx) => history(ctx, "forward")),
   handle(Ops.reload, async (ctx) => {
     const page = activePage(ctx);
-    return landed(page, await navigation(ctx, "reload", () => page.reload({ timeout: ctx.run.remainingMs() })));
+    return landed(page, await navigation(ctx, page, "reload", () => page.reload({ timeout: ctx.run.remainingMs() })));
   }),
   handle(Ops.waitFor, async (ctx, args) => {
     const page = activePage(ctx);
