@@ -3,7 +3,7 @@
 // server that goes away loses its sessions (told once) and is skipped while
 // on backoff, and a CDP endpoint is refused without trustRemoteEgress. The
 // daemon's part (dialling, headers, leases) is stood in for here.
-import { connect, type Socket } from "node:net";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type BrowserServer } from "playwright-core";
 import { findBrowser } from "../../shared/browser-discovery.js";
@@ -94,6 +94,41 @@ describe("placing sessions on remote browser servers", () => {
     expect(report).toMatchObject({ guarded: false, state: "down" });
     await p.close();
   });
+
+  it("asks a CDP endpoint's /json/version again on a new connection when the first gets no answer", async () => {
+    const { found } = findBrowser({ explicit: null, headless: true });
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const cdpPort = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const cdp = await chromium.launch({ executablePath: found!.path, headless: true, args: [`--remote-debugging-port=${cdpPort}`] });
+    // A connection that is accepted and never answered: the first dial lands there.
+    const held: Socket[] = [];
+    const blackHole = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => blackHole.listen(0, "127.0.0.1", resolve));
+    const url = `cdp+http://127.0.0.1:${cdpPort}/`;
+    const logs: string[] = [];
+    let dialled = 0;
+    const p = new RemotePool({ trustRemoteEgress: true, endpoints: [{ id: 0, url, kind: "cdp", maxSessions: 2 }] }, {
+      dial: () => (dialled++ === 0 ? dialTo(`http://127.0.0.1:${(blackHole.address() as AddressInfo).port}`) : dialTo(`http://127.0.0.1:${cdpPort}`)),
+      headers: async () => ({}),
+      lease: async (session) => ({ leaseId: `lease-${session}`, server: "http://127.0.0.1:9", username: "u", password: "p" }),
+      release: () => {},
+      log: (line) => logs.push(line),
+      onLost: () => {},
+    });
+    try {
+      const context = await p.browserFor("s");
+      expect(context).toBeDefined();
+      expect(logs.some((l) => l.includes("/json/version did not answer") && l.includes("asking again"))).toBe(true);
+      expect(held.length).toBe(1);
+    } finally {
+      await p.close();
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => blackHole.close(resolve));
+      await cdp.close();
+    }
+  }, 40_000);
 
   it("a server that goes away loses its sessions, which the host is told once", async () => {
     const { found } = findBrowser({ explicit: null, headless: true });

@@ -26,6 +26,15 @@ export interface EndpointDeps {
 }
 
 export const CONNECT_TIMEOUT_MS = 30_000;
+/** One read of a CDP endpoint's /json/version, and how many are made before the endpoint counts as not answering. */
+const VERSION_TIMEOUT_MS = 10_000;
+const VERSION_ATTEMPTS = 3;
+
+class VersionTimeout extends Error {
+  constructor() {
+    super("/json/version timed out");
+  }
+}
 /** Retry waits after consecutive failures: 1 s, doubling, at most a minute. */
 const BACKOFF_MIN_MS = 1_000;
 const BACKOFF_MAX_MS = 60_000;
@@ -119,10 +128,24 @@ export class EndpointLink {
     return browser;
   }
 
-  /** Where a CDP endpoint's browser listens: /json/version's webSocketDebuggerUrl, whose host is the browser's own view of itself. */
-  #debuggerPath(relay: EndpointRelay, headers: Record<string, string>): Promise<string> {
+  /**
+   * Where a CDP endpoint's browser listens: /json/version's webSocketDebuggerUrl, whose host is the browser's own view of itself.
+   * A read that gets no answer is tried again on a new connection (it is a GET): one stalled connection does not fail the session.
+   */
+  async #debuggerPath(relay: EndpointRelay, headers: Record<string, string>): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#readDebuggerPath(relay, headers);
+      } catch (error) {
+        if (!(error instanceof VersionTimeout) || attempt >= VERSION_ATTEMPTS) throw error;
+        this.deps.log(`remote endpoint ${this.url}: /json/version did not answer within ${VERSION_TIMEOUT_MS} ms; asking again`);
+      }
+    }
+  }
+
+  #readDebuggerPath(relay: EndpointRelay, headers: Record<string, string>): Promise<string> {
     return new Promise((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: relay.port, path: "/json/version", headers, timeout: CONNECT_TIMEOUT_MS }, (res) => {
+      const req = request({ host: "127.0.0.1", port: relay.port, path: "/json/version", headers, timeout: VERSION_TIMEOUT_MS, agent: false }, (res) => {
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
@@ -138,7 +161,7 @@ export class EndpointLink {
           }
         });
       });
-      req.on("timeout", () => req.destroy(new Error("/json/version timed out")));
+      req.on("timeout", () => req.destroy(new VersionTimeout()));
       req.on("error", reject);
       req.end();
     });
