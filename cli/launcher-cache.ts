@@ -3,6 +3,7 @@
 // compiled afresh on every call.
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
 import path from "node:path";
+import { boolWord } from "../shared/bool-words.js";
 
 /** The bundle as the launcher compiles it: a CommonJS module's function, with the launcher's import() beside require. */
 export function wrapBundle(source: string): string {
@@ -11,6 +12,11 @@ export function wrapBundle(source: string): string {
 
 /** A cache larger than this is not ours (the bundle's is ~250 KB). */
 export const MAX_CODE_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** `BETTERWRIGHT_NO_CODE_CACHE` says yes (1, true, yes, on): compile the CLI afresh. Anything else keeps the cache. */
+export function codeCacheOff(env: NodeJS.ProcessEnv): boolean {
+  return boolWord(env.BETTERWRIGHT_NO_CODE_CACHE ?? "") === true;
+}
 
 /**
  * env-paths' cache folder for "betterwright" (shared/paths.ts uses env-paths;

@@ -10,7 +10,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
-import { codeCacheDir, codeCacheName, readCodeCache, codeCacheFlags, wrapBundle } from "./launcher-cache.js";
+import { codeCacheDir, codeCacheFlags, codeCacheName, codeCacheOff, readCodeCache, wrapBundle } from "./launcher-cache.js";
 
 interface CliBundle {
   start(argv: string[]): Promise<{ warm: boolean }>;
@@ -24,7 +24,7 @@ const source = readFileSync(fd, "utf8");
 closeSync(fd);
 
 const uid = process.getuid?.();
-const dir = uid === undefined || process.env.BETTERWRIGHT_NO_CODE_CACHE ? undefined : codeCacheDir(process.env, process.platform, homedir());
+const dir = uid === undefined || codeCacheOff(process.env) ? undefined : codeCacheDir(process.env, process.platform, homedir());
 const cacheFile = dir === undefined ? undefined : path.join(dir, codeCacheName(info, process.versions.v8, process.arch, codeCacheFlags(process.execArgv, process.env)));
 const cachedData = cacheFile === undefined ? undefined : readCodeCache(cacheFile, uid!);
 

@@ -2,6 +2,7 @@
 // environment, a flag): checked, made canonical, and refused with
 // INVALID_ARGUMENT naming the setting and where it came from. Pure: the one
 // config module (config.ts) reads the sources and calls these.
+import { boolWord } from "./bool-words.js";
 import { BwError } from "./errors.js";
 import { parseHostPattern } from "./network-policy/host-pattern.js";
 
@@ -16,11 +17,8 @@ export function fail(source: Source, what: string, problem: string): never {
 
 export function asBool(value: unknown, source: Source, what: string): boolean {
   if (typeof value === "boolean") return value;
-  if (typeof value === "string") {
-    const v = value.trim().toLowerCase();
-    if (["1", "true", "yes", "on"].includes(v)) return true;
-    if (["0", "false", "no", "off", ""].includes(v)) return false;
-  }
+  const word = typeof value === "string" ? boolWord(value) : undefined;
+  if (word !== undefined) return word;
   return fail(source, what, `expected a boolean, got ${JSON.stringify(value)}`);
 }
 

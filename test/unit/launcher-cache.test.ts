@@ -5,7 +5,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import envPaths from "env-paths";
 import { afterEach, describe, expect, it } from "vitest";
-import { codeCacheDir, codeCacheFlags, codeCacheName, readCodeCache } from "../../cli/launcher-cache.js";
+import { codeCacheDir, codeCacheFlags, codeCacheName, codeCacheOff, readCodeCache } from "../../cli/launcher-cache.js";
 
 const bundle = { size: 364_000, mtimeMs: 1_796_157_232_535.25, ino: 5_373_969 };
 const uid = process.getuid!();
@@ -28,6 +28,13 @@ describe("the code cache's folder", () => {
   it("is macOS's Caches folder there, and none on Windows (no uid to check a file against)", () => {
     expect(codeCacheDir({}, "darwin", "/Users/a")).toBe("/Users/a/Library/Caches/betterwright/code");
     expect(codeCacheDir({}, "win32", "C:\\Users\\a")).toBeUndefined();
+  });
+});
+
+describe("BETTERWRIGHT_NO_CODE_CACHE", () => {
+  it("turns the cache off when it says yes, as any boolean setting does, and leaves it on otherwise", () => {
+    for (const yes of ["1", "true", "YES", " on "]) expect(codeCacheOff({ BETTERWRIGHT_NO_CODE_CACHE: yes }), yes).toBe(true);
+    for (const no of [undefined, "", "0", "false", "off", "later"]) expect(codeCacheOff({ BETTERWRIGHT_NO_CODE_CACHE: no }), String(no)).toBe(false);
   });
 });
 
