@@ -65,8 +65,9 @@ export class FacadeDispatch {
     const fn = (receiver as Callable)[method];
     if (typeof fn !== "function") throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available in this Playwright version`);
     const call = () => fromShallowStack(() => fn.apply(receiver, args));
-    const frame = (target === "frame" ? receiver : page.mainFrame()) as Frame;
-    return toWireResult(await guard(NAVIGATIONS.has(method) && (target === "page" || target === "frame") ? () => settlingNavigation(frame, remainingMs, call) : call));
+    const navigates = NAVIGATIONS.has(method) && (target === "page" || target === "frame");
+    const frame = () => (target === "frame" ? receiver : page.mainFrame()) as Frame;
+    return toWireResult(await guard(navigates ? () => settlingNavigation(frame(), remainingMs, call) : call));
   }
 
   /** Frame structure: all, main, find({name|url}), parent, children; answers frame ids. */

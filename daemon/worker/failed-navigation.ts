@@ -4,7 +4,7 @@
 // between fails as "interrupted by another navigation". With raw Playwright
 // every goto straight after a failed one does. Here each failed navigation
 // waits for its error page (bounded), so the next one goes through.
-import type { Frame } from "playwright-core";
+import type { Frame, Page, Response } from "playwright-core";
 import { leavesErrorPage } from "./playwright-errors.js";
 
 /** The longest a failed navigation waits for its error page (it commits within tens of milliseconds). */
@@ -20,6 +20,11 @@ export async function settlingNavigation<T>(frame: Frame, budgetMs: number, navi
     await errorPageCommitted(frame, error, budgetMs);
     throw error;
   }
+}
+
+/** `page.goto(url)` within the budget, settled as settlingNavigation says (a new page's first navigation). */
+export function gotoSettled(page: Page, url: string, budgetMs: number): Promise<Response | null> {
+  return settlingNavigation(page.mainFrame(), budgetMs, () => page.goto(url, { timeout: budgetMs }));
 }
 
 async function errorPageCommitted(frame: Frame, error: unknown, budgetMs: number): Promise<void> {

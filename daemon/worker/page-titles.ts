@@ -25,26 +25,24 @@ export class TitleReuse {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** A page navigated, raised a dialog or closed (or a typed operation ran, or the browser went). */
+  /**
+   * A page navigated, raised a dialog or closed (or a typed operation ran, or the browser went): every read
+   * kept so far stops standing, and is dropped (the map holds only reads that may still stand).
+   */
   changed(): void {
-    this.bump();
-  }
-
-  /** Every read kept so far stops standing (and is dropped: the map holds only reads that may still stand). */
-  private bump(): void {
     this.epoch++;
     this.seen.clear();
   }
 
   /** Runs a browser call that may change a page (anything but page.title()). */
   async act<T>(action: () => Promise<T>): Promise<T> {
-    this.bump();
+    this.changed();
     this.acting++;
     try {
       return await action();
     } finally {
       this.acting--;
-      this.bump();
+      this.changed();
     }
   }
 
@@ -65,5 +63,4 @@ export class TitleReuse {
     if (!seen || seen.epoch !== this.epoch || this.acting > 0 || this.now() - seen.at > TITLE_REUSE_MS) return undefined;
     return seen.title;
   }
-
 }

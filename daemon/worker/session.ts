@@ -11,7 +11,7 @@ import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
 import { TitleReuse } from "./page-titles.js";
-import { settlingNavigation } from "./failed-navigation.js";
+import { gotoSettled } from "./failed-navigation.js";
 import { boundResult } from "./result-bound.js";
 import { runFailure, type RunError } from "./run-failure.js";
 import { EventBridge } from "./page-events.js";
@@ -286,10 +286,7 @@ export class WorkerSession {
         const url = typeof m.url === "string" && m.url !== "" ? m.url : undefined;
         if (url !== undefined) await run.blocked.guardCall(async () => assertNavigable(url));
         const id = await this.pages.open();
-        if (url !== undefined) {
-          const page = this.pages.get(id);
-          await run.blocked.guardCall(() => settlingNavigation(page.mainFrame(), this.remaining(run), () => page.goto(url, { timeout: this.remaining(run) })));
-        }
+        if (url !== undefined) await run.blocked.guardCall(() => gotoSettled(this.pages.get(id), url, this.remaining(run)));
         return this.pages.use(id);
       }
       case "closePage": {

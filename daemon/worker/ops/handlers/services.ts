@@ -8,7 +8,7 @@ import type { OpContext } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import { handle } from "../handler.js";
 import { resolveElement } from "../targets.js";
-import { settlingNavigation } from "../../failed-navigation.js";
+import { gotoSettled } from "../../failed-navigation.js";
 
 function service(ctx: OpContext, name: string, args: unknown[]): Promise<unknown> {
   const fn = ctx.scope(name);
@@ -51,10 +51,7 @@ export const serviceHandlers = [
       if (url !== undefined) assertNavigable(url);
       const id = await ctx.pages.open();
       ctx.pages.use(id);
-      if (url !== undefined) {
-        const page = ctx.pages.get(id);
-        await mapErrors({ navigation: true, target: url }, () => ctx.guard(() => settlingNavigation(page.mainFrame(), ctx.run.remainingMs(), () => page.goto(url, { timeout: ctx.run.remainingMs() }))));
-      }
+      if (url !== undefined) await mapErrors({ navigation: true, target: url }, () => ctx.guard(() => gotoSettled(ctx.pages.get(id), url, ctx.run.remainingMs())));
     } else if (action === "select") {
       ctx.pages.use(pageIdArg(args.arg, action));
     } else if (action === "close") {
