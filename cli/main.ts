@@ -46,13 +46,15 @@ function fastPath(ctx: CliContext, argv: string[]): Promise<void> | undefined {
   return args ? route.handler(args as never) : undefined;
 }
 
-async function main(ctx: CliContext, argv: string[], fast: Promise<void> | undefined): Promise<number> {
+/** The command's exit code, and whether the warm path (no yargs) served it. */
+async function main(ctx: CliContext, argv: string[]): Promise<{ code: number; fast: boolean }> {
+  const fast = fastPath(ctx, argv);
   if (fast) {
     await fast;
-    return ctx.exitCode;
+    return { code: ctx.exitCode, fast: true };
   }
   const { runYargs } = await import("./yargs-cli.js");
-  return runYargs(ctx, argv);
+  return { code: await runYargs(ctx, argv), fast: false };
 }
 
 export { saveCodeCache } from "./code-cache.js";
@@ -68,16 +70,10 @@ export function start(argv: string[]): Promise<{ warm: boolean }> {
     if (error.code !== "EPIPE") throw error;
   });
   const ctx = new CliContext(process.env);
-  let fast: Promise<void> | undefined;
-  try {
-    fast = fastPath(ctx, argv);
-  } catch (error) {
-    fast = Promise.reject(error);
-  }
-  return main(ctx, argv, fast).then(
-    (code) => {
+  return main(ctx, argv).then(
+    ({ code, fast }) => {
       process.exitCode = code;
-      return { warm: fast !== undefined && !ctx.inProcess };
+      return { warm: fast && !ctx.inProcess };
     },
     (error: unknown) => {
       process.stderr.write(`betterwright: internal error: ${escapeControls((error as Error)?.stack ?? String(error), { keepLines: true })}\n`);
