@@ -6,10 +6,10 @@
 // shows that such a cache does run when it is taken for ours.
 import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeCacheFlags, codeCacheName, wrapBundle } from "../../cli/launcher-cache.js";
+import { codeCacheDir, codeCacheFlags, codeCacheName, wrapBundle } from "../../cli/launcher-cache.js";
 import { CLI, cleanEnv, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 
 const BUNDLE = path.join(path.dirname(CLI), "cli.cjs");
@@ -46,7 +46,8 @@ describe("the CLI's code cache", () => {
     home = tempHome("bw-code-cache-");
     cacheHome = mkdtempSync(path.join(tmpdir(), "bw-xdg-cache-"));
     env = { XDG_CACHE_HOME: cacheHome };
-    cacheDir = path.join(cacheHome, "betterwright", "code");
+    cacheDir = codeCacheDir(env, process.platform, homedir())!;
+    expect(cacheDir.startsWith(cacheHome + path.sep)).toBe(true);
     cacheFile = path.join(cacheDir, codeCacheName(statSync(BUNDLE), process.versions.v8, process.arch, codeCacheFlags([], cleanEnv(home, env))));
   });
 
