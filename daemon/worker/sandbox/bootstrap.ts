@@ -167,20 +167,38 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
 
   const events = parts.events({ P, V, callSync, callAsync, makeError, report, facadesOf: (token) => live(token)?.facades ?? null });
 
-  function makeScope(token: string, rs: RunState, argsJson: string | null): object {
-    const pages = facades.forRun(token, events.hooks(token));
-    rs.facades = pages;
-    const scope = create(null);
-    defineProperty(scope, "page", { get: () => pages.page(callSync(record({ op: "activePage", token }))), enumerable: true });
-    scope.state = state;
-    // The run's JSON data: ordinary objects of the context, the snippet's own to change.
-    scope.args = argsJson === null ? undefined : parse(argsJson);
-    scope.pages = () => callSync(record({ op: "pages", token }));
-    scope.openPage = async (url?: string) => pages.page(await callAsync(record({ op: "openPage", token, url: url === undefined ? null : toStr(url) })));
-    scope.usePage = (pageId: string) => pages.page(callSync(record({ op: "usePage", token, pageId: toStr(pageId) })));
-    scope.closePage = (pageId?: string) => callAsync(record({ op: "closePage", token, pageId: pageId === undefined ? null : toStr(pageId) }));
+  // The snippet's scope (the object of its `with`): one frozen object a run on a prototype made once per context, whose
+  // getters find the run through a WeakMap and make what the snippet reaches for on first use, bound to that run. A run
+  // that touches only `page` makes no console, timers or service functions; each one made still works for its run only.
+  interface ScopeRun { token: string; argsJson: string | null; pages: RunFacades; made: Record<string, unknown> }
+  const scopeRuns = new P.WeakMapCtor<object, ScopeRun>();
+  const scopeProto = create(null);
+  function runOf(self: unknown): ScopeRun {
+    const run = self !== null && typeof self === "object" ? P.WeakMapPrototypeGet(scopeRuns, self) : undefined;
+    if (run === undefined) throw mk("TypeError", "not a snippet's scope");
+    return run;
+  }
+  /** A scope name whose value `make` builds once per run, on first use. */
+  function perRun(name: string, make: (run: ScopeRun) => unknown): void {
+    defineProperty(scopeProto, name, {
+      get(this: unknown) {
+        const run = runOf(this);
+        return hasOwn(run.made, name) ? run.made[name] : (run.made[name] = make(run));
+      },
+      enumerable: true,
+    });
+  }
+  defineProperty(scopeProto, "page", { get(this: unknown) { const run = runOf(this); return run.pages.page(callSync(record({ op: "activePage", token: run.token }))); }, enumerable: true });
+  defineProperty(scopeProto, "state", { value: state, enumerable: true });
+  // The run's JSON data: ordinary objects of the context, the snippet's own to change.
+  perRun("args", (run) => (run.argsJson === null ? undefined : parse(run.argsJson)));
+  perRun("pages", ({ token }) => () => callSync(record({ op: "pages", token })));
+  perRun("openPage", ({ token, pages }) => async (url?: string) => pages.page(await callAsync(record({ op: "openPage", token, url: url === undefined ? null : toStr(url) }))));
+  perRun("usePage", ({ token, pages }) => (pageId: string) => pages.page(callSync(record({ op: "usePage", token, pageId: toStr(pageId) }))));
+  perRun("closePage", ({ token }) => (pageId?: string) => callAsync(record({ op: "closePage", token, pageId: pageId === undefined ? null : toStr(pageId) })));
+  const CONSOLE = ["log", "info", "warn", "error", "debug", "dir", "table", "trace"];
+  perRun("console", ({ token }) => {
     const con = create(null);
-    const CONSOLE = ["log", "info", "warn", "error", "debug", "dir", "table", "trace"];
     // Past the run's cap the entries would be dropped anyway: a console call then costs next to nothing.
     let logged = 0;
     for (let i = 0; i < CONSOLE.length; i++) {
@@ -192,45 +210,61 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
         callSync(record({ op: "console", token, type: as, text: V.format(args) }));
       };
     }
-    scope.console = freeze(con);
-    // Service globals (credentials.fill, screenshot, snapshot…), generated from their names.
-    const groups = create(null);
-    const KINDS = ["async", "sync"];
-    for (let k = 0; k < KINDS.length; k++) {
-      const kind = KINDS[k]!;
-      const names = spec.scope[kind] as string[];
-      for (let i = 0; i < names.length; i++) {
-        const name = names[i]!;
-        const dot = StringPrototypeIndexOf(name, ".");
-        const fn = kind === "async"
-          ? (...args: unknown[]) => callAsync(record({ op: "scope", token, name, args: V.encodeArgs(args) }))
-          : (...args: unknown[]) => callSync(record({ op: "scope", token, name, args: V.encodeArgs(args) }));
-        if (dot === -1) scope[name] = fn;
-        else {
-          const group = StringPrototypeSlice(name, 0, dot);
-          groups[group] ??= create(null);
-          groups[group][StringPrototypeSlice(name, dot + 1)] = fn;
-        }
+    return freeze(con);
+  });
+  // Service globals (credentials.fill, screenshot, snapshot…), generated from their names; dotted ones in groups.
+  const serviceFn = (token: string, kind: string, name: string) => kind === "async"
+    ? (...args: unknown[]) => callAsync(record({ op: "scope", token, name, args: V.encodeArgs(args) }))
+    : (...args: unknown[]) => callSync(record({ op: "scope", token, name, args: V.encodeArgs(args) }));
+  const groups = create(null);
+  const KINDS = ["async", "sync"];
+  for (let k = 0; k < KINDS.length; k++) {
+    const kind = KINDS[k]!;
+    const names = spec.scope[kind] as string[];
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const dot = StringPrototypeIndexOf(name, ".");
+      if (dot === -1) perRun(name, ({ token }) => serviceFn(token, kind, name));
+      else {
+        const group = StringPrototypeSlice(name, 0, dot);
+        groups[group] ??= create(null);
+        groups[group][StringPrototypeSlice(name, dot + 1)] = record({ kind, name });
       }
     }
-    const groupNames = keysOf(groups);
-    for (let i = 0; i < groupNames.length; i++) scope[groupNames[i]!] = freeze(groups[groupNames[i]!]);
-    // Timeouts and intervals share one id space, as in browsers: either clear function clears either.
-    const timer = (kind: "setTimeout" | "setInterval") => (fn: unknown, ms?: number, ...args: unknown[]) => {
-      if (typeof fn !== "function") throw mk("TypeError", `${kind} needs a function`);
-      const id = callSync(record({ op: kind, token, ms: toNum(ms) || 0 })) as number;
-      MapPrototypeSet(timers, id, record({ token, fn: () => apply(fn, undefined, args), repeat: kind === "setInterval" }) as Timer);
-      return id;
-    };
-    const clear = (id: number) => {
-      MapPrototypeDelete(timers, id);
-      callSync(record({ op: "clearTimeout", token, id }));
-    };
-    scope.setTimeout = timer("setTimeout");
-    scope.setInterval = timer("setInterval");
-    scope.clearTimeout = clear;
-    scope.clearInterval = clear;
-    return freeze(scope);
+  }
+  const groupNames = keysOf(groups);
+  for (let i = 0; i < groupNames.length; i++) {
+    const members = groups[groupNames[i]!] as Record<string, { kind: string; name: string }>;
+    perRun(groupNames[i]!, ({ token }) => {
+      const group = create(null);
+      const keys = keysOf(members);
+      for (let j = 0; j < keys.length; j++) group[keys[j]!] = serviceFn(token, members[keys[j]!]!.kind, members[keys[j]!]!.name);
+      return freeze(group);
+    });
+  }
+  // Timeouts and intervals share one id space, as in browsers: either clear function clears either.
+  const timer = (kind: "setTimeout" | "setInterval") => ({ token }: ScopeRun) => (fn: unknown, ms?: number, ...args: unknown[]) => {
+    if (typeof fn !== "function") throw mk("TypeError", `${kind} needs a function`);
+    const id = callSync(record({ op: kind, token, ms: toNum(ms) || 0 })) as number;
+    MapPrototypeSet(timers, id, record({ token, fn: () => apply(fn, undefined, args), repeat: kind === "setInterval" }) as Timer);
+    return id;
+  };
+  const clear = ({ token }: ScopeRun) => (id: number) => {
+    MapPrototypeDelete(timers, id);
+    callSync(record({ op: "clearTimeout", token, id }));
+  };
+  perRun("setTimeout", timer("setTimeout"));
+  perRun("setInterval", timer("setInterval"));
+  perRun("clearTimeout", clear);
+  perRun("clearInterval", clear);
+  freeze(scopeProto);
+
+  function makeScope(token: string, rs: RunState, argsJson: string | null): object {
+    const pages = facades.forRun(token, events.hooks(token));
+    rs.facades = pages;
+    const scope = freeze(create(scopeProto));
+    P.WeakMapPrototypeSet(scopeRuns, scope, record({ token, argsJson, pages, made: create(null) }));
+    return scope;
   }
 
   function outcome(token: string, ok: boolean, value: unknown): string {

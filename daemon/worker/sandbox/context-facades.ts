@@ -1,9 +1,13 @@
 // The snippet's view of pages, frames, locators, keyboard and mouse, made
 // INSIDE the context: like the bootstrap, this function's source text is
-// compiled there and must not refer to anything outside its body. Every
-// facade is a frozen null-prototype object of context functions generated
-// from the facade spec; each call becomes a strings-only host message naming
-// the page (and frame) by id, and locators travel as chains of builder steps.
+// compiled there and must not refer to anything outside its body. Each kind
+// of facade has one frozen null-prototype object of methods, generated once
+// per context from the facade spec; a facade is a frozen object on it that
+// the methods know through a WeakMap (its run, page, frame or locator chain),
+// so a run makes a few small objects instead of a closure per method. As on
+// Playwright's own objects, a method called without its object throws. Each
+// call becomes a strings-only host message naming the page (and frame) by id
+// and carrying its run's token; locators travel as chains of builder steps.
 /* eslint-disable */
 import type { Primordials } from "./context-primordials.js";
 import type { ContextValues } from "./context-values.js";
@@ -33,10 +37,38 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
   const { P, V, spec, callSync, callAsync, makeError } = kit;
   const { ObjectFreeze: freeze, ObjectCreate: create, JSONStringify: stringify, String: toStr, MapCtor, MapPrototypeGet, MapPrototypeSet } = P;
   const { StringPrototypeSlice: slice, ArrayPrototypePush: push, ArrayPrototypeIndexOf: indexOf, ArrayPrototypeJoin: join } = P;
+  const { WeakMapCtor, WeakMapPrototypeGet: wmGet, WeakMapPrototypeSet: wmSet } = P;
   const { record, encodeArgs, tag } = V;
 
   type Root = { pageId: string; frameId: string | null };
   type Step = { m: string; a: unknown[] };
+  interface Run {
+    token: string;
+    events: RunEventHooks;
+    pages: Map<string, object>;
+    frames: Map<string, object>;
+  }
+  /** What a facade stands for: its run, and the host message fields that name its target. */
+  interface Owner {
+    /** The kind of facade it is: a method of one kind never acts for another. */
+    kind: string;
+    run: Run;
+    fields: Record<string, unknown>;
+    root: Root;
+    steps: Step[];
+  }
+
+  const owners = new WeakMapCtor<object, Owner>();
+  function ownerOf(self: unknown, kind: string, method: string): Owner {
+    const owner = self !== null && typeof self === "object" ? wmGet(owners, self) : undefined;
+    if (owner === undefined || owner.kind !== kind) throw makeError("TypeError", `${kind}.${method}() must be called on a ${kind} (as ${kind}.${method}(...))`);
+    return owner;
+  }
+  function facade(proto: object, owner: Owner): Record<string, unknown> {
+    const f = create(proto);
+    wmSet(owners, f, owner);
+    return f;
+  }
 
   function describeSteps(steps: Step[]): string {
     let out = "";
@@ -52,125 +84,147 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
     return out;
   }
 
-  /** Calls `each(name)` for every method name in a spec list. */
-  function eachName(names: string[], each: (name: string) => void): void {
-    for (let i = 0; i < names.length; i++) each(names[i]!);
+  function message(run: Run, fields: Record<string, unknown>, op: string, method: string, args: unknown[]): object {
+    const m = create(null);
+    const keys = P.ObjectKeys(fields);
+    for (let i = 0; i < keys.length; i++) m[keys[i]!] = fields[keys[i]!];
+    m.op = op;
+    m.token = run.token;
+    m.method = method;
+    m.args = encodeArgs(args);
+    return m;
+  }
+  const call = (o: Owner, method: string, args: unknown[]) => callAsync(message(o.run, o.fields, "call", method, args));
+  const callNow = (o: Owner, method: string, args: unknown[]) => callSync(message(o.run, o.fields, "callSync", method, args));
+  function frames(run: Run, pageId: string, which: string, extra?: { frameId?: string; selector?: unknown }): any {
+    const m = record({ op: "frames", token: run.token, pageId, which }) as Record<string, unknown>;
+    if (extra?.frameId !== undefined) m.frameId = extra.frameId;
+    if (extra && "selector" in extra) m.selector = extra.selector;
+    return callSync(m);
+  }
+
+  /**
+   * Puts one method per name on `proto`: it finds its facade's owner and hands it to `act`. Shared by every run of the
+   * context, so each is frozen (nothing a snippet puts on one outlives its run) and, as a method, has no `prototype`.
+   */
+  function methods(proto: Record<string, unknown>, kind: string, names: string[], act: (o: Owner, m: string, args: unknown[]) => unknown): void {
+    for (let i = 0; i < names.length; i++) {
+      const m = names[i]!;
+      const holder = { [m](this: unknown, ...args: unknown[]) { return act(ownerOf(this, kind, m), m, args); } };
+      proto[m] = freeze(holder[m]);
+    }
+  }
+
+  function chain(run: Run, root: Root, steps: Step[], kind: "locator" | "frameLocator"): object {
+    const fields = kind === "locator" ? record({ target: "locator", pageId: root.pageId, frameId: root.frameId, steps }) : record({});
+    const f = facade(kind === "locator" ? locatorProto : frameLocatorProto, { kind, run, fields, root, steps });
+    freeze(f);
+    const where = root.frameId === null ? root.pageId : `${root.pageId}/${root.frameId}`;
+    tag(f, `[${kind === "locator" ? "Locator" : "FrameLocator"} ${where}${describeSteps(steps)}]`, record({ __bwLocator: record({ pageId: root.pageId, frameId: root.frameId, steps }) }));
+    return f;
+  }
+  const extend = (kind: "locator" | "frameLocator") => (o: Owner, m: string, args: unknown[]) => chain(o.run, o.root, withStep(o.steps, m, args), kind);
+  const start = (o: Owner, m: string, args: unknown[]) => chain(o.run, o.root, withStep(record([]), m, args), m === "frameLocator" ? "frameLocator" : "locator");
+
+  const locatorProto = create(null);
+  methods(locatorProto, "locator", spec.locator.builders, extend("locator"));
+  methods(locatorProto, "locator", spec.locator.toFrameLocator, extend("frameLocator"));
+  methods(locatorProto, "locator", spec.locator.async, call);
+  freeze(locatorProto);
+  const frameLocatorProto = create(null);
+  methods(frameLocatorProto, "frameLocator", spec.frameLocator.builders, extend("locator"));
+  methods(frameLocatorProto, "frameLocator", spec.frameLocator.toFrameLocator, extend("frameLocator"));
+  freeze(frameLocatorProto);
+  const keyboardProto = create(null);
+  methods(keyboardProto, "keyboard", spec.keyboard.async, call);
+  freeze(keyboardProto);
+  const mouseProto = create(null);
+  methods(mouseProto, "mouse", spec.mouse.async, call);
+  freeze(mouseProto);
+
+  const frameProto = create(null);
+  methods(frameProto, "frame", spec.frame.async, call);
+  methods(frameProto, "frame", spec.frame.sync, callNow);
+  methods(frameProto, "frame", spec.frame.roots, start);
+  methods(frameProto, "frame", ["parentFrame"], (o) => {
+    const id = frames(o.run, o.root.pageId, "parent", record({ frameId: o.root.frameId! }));
+    return id === null ? null : frameFacade(o.run, o.root.pageId, id);
+  });
+  methods(frameProto, "frame", ["childFrames"], (o) => frameList(o.run, o.root.pageId, frames(o.run, o.root.pageId, "children", record({ frameId: o.root.frameId! }))));
+  methods(frameProto, "frame", ["page"], (o) => pageFacade(o.run, o.root.pageId));
+  freeze(frameProto);
+
+  function checkHandler(event: unknown, handler: unknown): string {
+    const name = toStr(event);
+    if (indexOf(spec.page.events, name) === -1) {
+      throw makeError("Error", `page.on(${stringify(name)}) is not available to snippets: only ${join(spec.page.events, ", ")}`);
+    }
+    if (typeof handler !== "function") throw makeError("TypeError", "the event handler must be a function");
+    return name;
+  }
+
+  const pageProto = create(null);
+  methods(pageProto, "page", spec.page.async, call);
+  methods(pageProto, "page", spec.page.sync, callNow);
+  methods(pageProto, "page", spec.page.roots, start);
+  methods(pageProto, "page", ["on", "once"], (o, m, [event, handler]) => {
+    o.run.events.add(o.root.pageId, checkHandler(event, handler), handler as (e: unknown) => unknown, m === "once");
+    return pageFacade(o.run, o.root.pageId);
+  });
+  methods(pageProto, "page", ["off"], (o, _m, [event, handler]) => {
+    o.run.events.remove(o.root.pageId, toStr(event), handler as (e: unknown) => unknown);
+    return pageFacade(o.run, o.root.pageId);
+  });
+  methods(pageProto, "page", ["frames"], (o) => frameList(o.run, o.root.pageId, frames(o.run, o.root.pageId, "all")));
+  methods(pageProto, "page", ["mainFrame"], (o) => frameFacade(o.run, o.root.pageId, frames(o.run, o.root.pageId, "main")));
+  methods(pageProto, "page", ["frame"], (o, _m, [selector]) => {
+    const id = frames(o.run, o.root.pageId, "find", record({ selector: encodeArgs([selector])[0] }));
+    return id === null ? null : frameFacade(o.run, o.root.pageId, id);
+  });
+  freeze(pageProto);
+
+  function frameFacade(run: Run, pageId: string, frameId: string): object {
+    const key = `${pageId}/${frameId}`;
+    const known = MapPrototypeGet(run.frames, key);
+    if (known) return known;
+    const root = record({ pageId, frameId });
+    const f = facade(frameProto, { kind: "frame", run, fields: record({ target: "frame", pageId, frameId }), root, steps: record([]) });
+    f.pageId = pageId;
+    f.frameId = frameId;
+    freeze(f);
+    tag(f, `[Frame ${pageId}/${frameId}]`);
+    MapPrototypeSet(run.frames, key, f);
+    return f;
+  }
+
+  function frameList(run: Run, pageId: string, ids: string[]): object[] {
+    const out: object[] = [];
+    for (let i = 0; i < ids.length; i++) push(out, frameFacade(run, pageId, ids[i]!));
+    return out;
+  }
+
+  function pageFacade(run: Run, pageId: string): object {
+    const known = MapPrototypeGet(run.pages, pageId);
+    if (known) return known;
+    const root = record({ pageId, frameId: null });
+    const none: Step[] = record([]);
+    const p = facade(pageProto, { kind: "page", run, fields: record({ target: "page", pageId }), root, steps: none });
+    const keyboard = facade(keyboardProto, { kind: "keyboard", run, fields: record({ target: "keyboard", pageId }), root, steps: none });
+    const mouse = facade(mouseProto, { kind: "mouse", run, fields: record({ target: "mouse", pageId }), root, steps: none });
+    p.keyboard = freeze(keyboard);
+    p.mouse = freeze(mouse);
+    tag(keyboard, `[Keyboard ${pageId}]`);
+    tag(mouse, `[Mouse ${pageId}]`);
+    p.pageId = pageId;
+    freeze(p);
+    tag(p, `[Page ${pageId}]`);
+    MapPrototypeSet(run.pages, pageId, p);
+    return p;
   }
 
   function forRun(token: string, events: RunEventHooks): RunFacades {
-    const message = (fields: object, op: string, method: string, args: unknown[]) => {
-      const m = create(null);
-      const keys = P.ObjectKeys(fields);
-      for (let i = 0; i < keys.length; i++) m[keys[i]!] = (fields as Record<string, unknown>)[keys[i]!];
-      m.op = op;
-      m.token = token;
-      m.method = method;
-      m.args = encodeArgs(args);
-      return m;
-    };
-    const call = (fields: object, method: string, args: unknown[]) => callAsync(message(fields, "call", method, args));
-    const callNow = (fields: object, method: string, args: unknown[]) => callSync(message(fields, "callSync", method, args));
-    const frames = (pageId: string, which: string, extra?: { frameId?: string; selector?: unknown }) => {
-      const m = record({ op: "frames", token, pageId, which }) as Record<string, unknown>;
-      if (extra?.frameId !== undefined) m.frameId = extra.frameId;
-      if (extra && "selector" in extra) m.selector = extra.selector;
-      return callSync(m);
-    };
-
-    function chain(root: Root, steps: Step[], kind: "locator" | "frameLocator"): object {
-      const f = create(null);
-      const group = kind === "locator" ? spec.locator : spec.frameLocator;
-      eachName(group.builders, (m) => { f[m] = (...args: unknown[]) => chain(root, withStep(steps, m, args), "locator"); });
-      eachName(group.toFrameLocator, (m) => { f[m] = (...args: unknown[]) => chain(root, withStep(steps, m, args), "frameLocator"); });
-      if (kind === "locator") {
-        const target = record({ target: "locator", pageId: root.pageId, frameId: root.frameId, steps });
-        eachName(spec.locator.async, (m) => { f[m] = (...args: unknown[]) => call(target, m, args); });
-      }
-      freeze(f);
-      const where = root.frameId === null ? root.pageId : `${root.pageId}/${root.frameId}`;
-      tag(f, `[${kind === "locator" ? "Locator" : "FrameLocator"} ${where}${describeSteps(steps)}]`, record({ __bwLocator: record({ pageId: root.pageId, frameId: root.frameId, steps }) }));
-      return f;
-    }
-
-    function addRoots(target: Record<string, unknown>, root: Root): void {
-      eachName(spec.page.roots, (m) => {
-        target[m] = (...args: unknown[]) => chain(root, withStep(record([]), m, args), m === "frameLocator" ? "frameLocator" : "locator");
-      });
-    }
-
-    const frameFacades = new MapCtor<string, object>();
-    function frameFacade(pageId: string, frameId: string): object {
-      const key = `${pageId}/${frameId}`;
-      const known = MapPrototypeGet(frameFacades, key);
-      if (known) return known;
-      const f = create(null);
-      const fields = record({ target: "frame", pageId, frameId });
-      eachName(spec.frame.async, (m) => { f[m] = (...args: unknown[]) => call(fields, m, args); });
-      eachName(spec.frame.sync, (m) => { f[m] = (...args: unknown[]) => callNow(fields, m, args); });
-      addRoots(f, record({ pageId, frameId }));
-      f.parentFrame = () => {
-        const id = frames(pageId, "parent", record({ frameId }));
-        return id === null ? null : frameFacade(pageId, id);
-      };
-      f.childFrames = () => frameList(pageId, frames(pageId, "children", record({ frameId })));
-      f.page = () => pageFacade(pageId);
-      f.pageId = pageId;
-      f.frameId = frameId;
-      freeze(f);
-      tag(f, `[Frame ${pageId}/${frameId}]`);
-      MapPrototypeSet(frameFacades, key, f);
-      return f;
-    }
-
-    function frameList(pageId: string, ids: string[]): object[] {
-      const out: object[] = [];
-      for (let i = 0; i < ids.length; i++) push(out, frameFacade(pageId, ids[i]!));
-      return out;
-    }
-
-    function checkHandler(event: unknown, handler: unknown): string {
-      const name = toStr(event);
-      if (indexOf(spec.page.events, name) === -1) {
-        throw makeError("Error", `page.on(${stringify(name)}) is not available to snippets: only ${join(spec.page.events, ", ")}`);
-      }
-      if (typeof handler !== "function") throw makeError("TypeError", "the event handler must be a function");
-      return name;
-    }
-
-    const pageFacades = new MapCtor<string, object>();
-    function pageFacade(pageId: string): object {
-      const known = MapPrototypeGet(pageFacades, pageId);
-      if (known) return known;
-      const p = create(null);
-      const fields = record({ target: "page", pageId });
-      eachName(spec.page.async, (m) => { p[m] = (...args: unknown[]) => call(fields, m, args); });
-      eachName(spec.page.sync, (m) => { p[m] = (...args: unknown[]) => callNow(fields, m, args); });
-      addRoots(p, record({ pageId, frameId: null }));
-      const keyboard = create(null), mouse = create(null);
-      const keyboardFields = record({ target: "keyboard", pageId }), mouseFields = record({ target: "mouse", pageId });
-      eachName(spec.keyboard.async, (m) => { keyboard[m] = (...args: unknown[]) => call(keyboardFields, m, args); });
-      eachName(spec.mouse.async, (m) => { mouse[m] = (...args: unknown[]) => call(mouseFields, m, args); });
-      p.keyboard = freeze(keyboard);
-      p.mouse = freeze(mouse);
-      tag(p.keyboard, `[Keyboard ${pageId}]`);
-      tag(p.mouse, `[Mouse ${pageId}]`);
-      p.on = (event: unknown, handler: (e: unknown) => unknown) => { events.add(pageId, checkHandler(event, handler), handler, false); return p; };
-      p.once = (event: unknown, handler: (e: unknown) => unknown) => { events.add(pageId, checkHandler(event, handler), handler, true); return p; };
-      p.off = (event: unknown, handler: (e: unknown) => unknown) => { events.remove(pageId, toStr(event), handler); return p; };
-      p.frames = () => frameList(pageId, frames(pageId, "all"));
-      p.mainFrame = () => frameFacade(pageId, frames(pageId, "main"));
-      p.frame = (selector: unknown) => {
-        const id = frames(pageId, "find", record({ selector: encodeArgs([selector])[0] }));
-        return id === null ? null : frameFacade(pageId, id);
-      };
-      p.pageId = pageId;
-      freeze(p);
-      tag(p, `[Page ${pageId}]`);
-      MapPrototypeSet(pageFacades, pageId, p);
-      return p;
-    }
-
-    return freeze(record({ page: pageFacade, frame: frameFacade }));
+    const run: Run = record({ token, events, pages: new MapCtor<string, object>(), frames: new MapCtor<string, object>() });
+    return freeze(record({ page: (pageId: string) => pageFacade(run, pageId), frame: (pageId: string, frameId: string) => frameFacade(run, pageId, frameId) }));
   }
 
   return freeze(record({ forRun }));
