@@ -47,15 +47,17 @@ describe("shared facade prototypes and the lazy scope", () => {
         crossKind: () => lproto.click.call(page.keyboard),
         constructed: () => new page.title(),
         keyboardOnPage: () => Object.getPrototypeOf(page.keyboard).press.call(page, "a"),
+        keyboardGetter: () => Object.getOwnPropertyDescriptor(proto, "keyboard").get.call(page.mouse),
       };
       const out = {};
       for (const [name, fn] of Object.entries(tries)) {
         try { await fn(); out[name] = "ran"; } catch (e) { out[name] = e.name; }
       }
       out.title = await page.title();
+      out.sameKeyboard = page.keyboard === page.keyboard && page.mouse === page.mouse;
       return out;
     `);
-    expect(result).toEqual({ plain: "TypeError", detached: "TypeError", inherited: "TypeError", proxy: "TypeError", crossKind: "TypeError", constructed: "TypeError", keyboardOnPage: "TypeError", title: "A" });
+    expect(result).toEqual({ plain: "TypeError", detached: "TypeError", inherited: "TypeError", proxy: "TypeError", crossKind: "TypeError", constructed: "TypeError", keyboardOnPage: "TypeError", keyboardGetter: "TypeError", title: "A", sameKeyboard: true });
   });
 
   it("the shared methods and prototypes are frozen: nothing written to them reaches the next run", async () => {

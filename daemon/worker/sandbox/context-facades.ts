@@ -56,6 +56,8 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
     fields: Record<string, unknown>;
     root: Root;
     steps: Step[];
+    /** A page's keyboard and mouse, made when first read. */
+    parts?: Record<string, object>;
   }
 
   const owners = new WeakMapCtor<object, Owner>();
@@ -181,6 +183,22 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
     const id = frames(o.run, o.root.pageId, "find", record({ selector: encodeArgs([selector])[0] }));
     return id === null ? null : frameFacade(o.run, o.root.pageId, id);
   });
+  // `page.keyboard` and `page.mouse`: made for their page on first read, then the same object each time.
+  const PARTS: [string, object][] = [["keyboard", keyboardProto], ["mouse", mouseProto]];
+  for (let i = 0; i < PARTS.length; i++) {
+    const [name, proto] = PARTS[i]!;
+    P.ObjectDefineProperty(pageProto, name, {
+      get(this: unknown) {
+        const o = ownerOf(this, "page", name);
+        const parts = (o.parts ??= create(null) as Record<string, object>);
+        if (parts[name]) return parts[name];
+        const part = freeze(facade(proto, { kind: name, run: o.run, fields: record({ target: name, pageId: o.root.pageId }), root: o.root, steps: o.steps }));
+        tag(part, `[${name === "keyboard" ? "Keyboard" : "Mouse"} ${o.root.pageId}]`);
+        return (parts[name] = part);
+      },
+      enumerable: true,
+    });
+  }
   freeze(pageProto);
 
   function frameFacade(run: Run, pageId: string, frameId: string): object {
@@ -209,12 +227,6 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
     const root = record({ pageId, frameId: null });
     const none: Step[] = record([]);
     const p = facade(pageProto, { kind: "page", run, fields: record({ target: "page", pageId }), root, steps: none });
-    const keyboard = facade(keyboardProto, { kind: "keyboard", run, fields: record({ target: "keyboard", pageId }), root, steps: none });
-    const mouse = facade(mouseProto, { kind: "mouse", run, fields: record({ target: "mouse", pageId }), root, steps: none });
-    p.keyboard = freeze(keyboard);
-    p.mouse = freeze(mouse);
-    tag(keyboard, `[Keyboard ${pageId}]`);
-    tag(mouse, `[Mouse ${pageId}]`);
     p.pageId = pageId;
     freeze(p);
     tag(p, `[Page ${pageId}]`);
