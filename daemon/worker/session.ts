@@ -58,7 +58,8 @@ export class WorkerSession {
   private readonly events: EventBridge;
   private readonly titles: TitleReuse;
   private run: Run | undefined;
-  private settled: Promise<void> = Promise.resolve();
+  /** What the next run waits for before it starts (the last run's aftermath); undefined once that is over. */
+  private settled: Promise<void> | undefined;
   private readonly realm: SessionRealm;
   private closed = false;
   /** Browser losses (dropPages), so a run can tell that its browser died under it. */
@@ -135,9 +136,18 @@ export class WorkerSession {
     return boundResult(outcome);
   }
 
+  private settleOn(aftermath: Promise<unknown>): void {
+    const settled: Promise<void> = aftermath.then(() => { if (this.settled === settled) this.settled = undefined; });
+    this.settled = settled;
+  }
+
   private async execInner(code: string | OpStart, budgetMs: number, runId: string, args: unknown): Promise<WorkerOutcome> {
     const deadline = this.now() + budgetMs;
-    await Promise.race([this.settled, new Promise((r) => setTimeout(r, Math.max(0, deadline - this.now())))]);
+    if (this.settled) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.settled, new Promise((r) => (timer = setTimeout(r, Math.max(0, deadline - this.now()))))]);
+      clearTimeout(timer);
+    }
     const consoleEntries: ConsoleEntry[] = [];
     const artifacts: ArtifactInfo[] = [];
     const warnings: Warning[] = [];
@@ -170,7 +180,7 @@ export class WorkerSession {
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     this.run = run;
     this.events.startRun(run.token);
-    this.settled = done.then(() => undefined);
+    this.settleOn(done);
     if (typeof code === "string") {
       this.realm.run(run.token, code, `snippet-${this.name}.js`, args === undefined ? undefined : JSON.stringify(args));
     } else this.startOp(run, code);
@@ -186,7 +196,7 @@ export class WorkerSession {
       // The next run waits for the realm to confirm (or be replaced) and for the browser calls this one started.
       const calls = Promise.allSettled([...run.inflight]).then(() => undefined);
       const browser = Promise.race([done.then(() => undefined), calls, new Promise<void>((r) => setTimeout(r, SETTLE_GRACE_MS))]);
-      this.settled = Promise.all([ended, browser]).then(() => undefined);
+      this.settleOn(Promise.all([ended, browser]));
     }
     if (outcome === "cancelled") {
       return finish({ ok: false, error: new BwError("CANCELLED", "the run was cancelled").toJSON() });

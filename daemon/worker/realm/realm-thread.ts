@@ -17,7 +17,8 @@ const SYNC_WAIT_SLICE_MS = 1_000;
 
 interface RealmRun {
   token: string;
-  timers: RunTimers;
+  /** Made when the run first sets a timer. */
+  timers?: RunTimers;
 }
 
 function startRealm(init: RealmInit): void {
@@ -71,9 +72,9 @@ function startRealm(init: RealmInit): void {
           return null;
         case "setTimeout":
         case "setInterval":
-          return liveRun(m.token).timers.set(m.op, m.ms);
+          return timersOf(liveRun(m.token)).set(m.op, m.ms);
         case "clearTimeout":
-          liveRun(m.token).timers.clear(m.id);
+          liveRun(m.token).timers?.clear(m.id);
           return null;
         case "listen":
           liveRun(m.token);
@@ -107,14 +108,18 @@ function startRealm(init: RealmInit): void {
       post({ t: "done", token, ok: false, error: toErrorReply(error) });
       return;
     }
-    const timers = new RunTimers(() => nextTimerId++, (id) => context.fireTimer(id), (message) => post({ t: "limit", token, message }));
-    run = { token, timers };
+    run = { token };
     if (!context.run(compiled, token, argsJson)) post({ t: "done", token, ok: false, error: { name: "Error", message: "the snippet could not be started in its context" } });
+  }
+
+  function timersOf(r: RealmRun): RunTimers {
+    const token = r.token;
+    return (r.timers ??= new RunTimers(() => nextTimerId++, (id) => context.fireTimer(id), (message) => post({ t: "limit", token, message })));
   }
 
   function end(token: string, confirm: boolean): void {
     if (run?.token === token) {
-      run.timers.end();
+      run.timers?.end();
       run = undefined;
     }
     context.endRun(token);
