@@ -25,6 +25,7 @@ import { startOperation } from "./ops/registry.js";
 import { SessionPageState } from "./ops/page-state.js";
 import { snippetSnapshot } from "./ops/snippet-snapshot.js";
 import { BrowserLosses } from "./browser-losses.js";
+import { RunAftermath } from "./run-aftermath.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -58,8 +59,7 @@ export class WorkerSession {
   private readonly events: EventBridge;
   private readonly titles: TitleReuse;
   private run: Run | undefined;
-  /** What the next run waits for before it starts (the last run's aftermath); undefined once that is over. */
-  private settled: Promise<void> | undefined;
+  private readonly aftermath = new RunAftermath();
   private readonly realm: SessionRealm;
   private closed = false;
   /** Browser losses (dropPages), so a run can tell that its browser died under it. */
@@ -136,18 +136,9 @@ export class WorkerSession {
     return boundResult(outcome);
   }
 
-  private settleOn(aftermath: Promise<unknown>): void {
-    const settled: Promise<void> = aftermath.then(() => { if (this.settled === settled) this.settled = undefined; });
-    this.settled = settled;
-  }
-
   private async execInner(code: string | OpStart, budgetMs: number, runId: string, args: unknown): Promise<WorkerOutcome> {
     const deadline = this.now() + budgetMs;
-    if (this.settled) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.settled, new Promise((r) => (timer = setTimeout(r, Math.max(0, deadline - this.now()))))]);
-      clearTimeout(timer);
-    }
+    await this.aftermath.wait(deadline, this.now);
     const consoleEntries: ConsoleEntry[] = [];
     const artifacts: ArtifactInfo[] = [];
     const warnings: Warning[] = [];
@@ -180,7 +171,7 @@ export class WorkerSession {
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     this.run = run;
     this.events.startRun(run.token);
-    this.settleOn(done);
+    this.aftermath.set(done);
     if (typeof code === "string") {
       this.realm.run(run.token, code, `snippet-${this.name}.js`, args === undefined ? undefined : JSON.stringify(args));
     } else this.startOp(run, code);
@@ -196,7 +187,7 @@ export class WorkerSession {
       // The next run waits for the realm to confirm (or be replaced) and for the browser calls this one started.
       const calls = Promise.allSettled([...run.inflight]).then(() => undefined);
       const browser = Promise.race([done.then(() => undefined), calls, new Promise<void>((r) => setTimeout(r, SETTLE_GRACE_MS))]);
-      this.settleOn(Promise.all([ended, browser]));
+      this.aftermath.set(Promise.all([ended, browser]));
     }
     if (outcome === "cancelled") {
       return finish({ ok: false, error: new BwError("CANCELLED", "the run was cancelled").toJSON() });
