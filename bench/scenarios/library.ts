@@ -17,6 +17,7 @@ export async function libraryCall(ctx: BenchContext): Promise<Row[]> {
   // Interleaved in blocks, so that both sides see the same moments of a noisy machine.
   const block = 25;
   const ours: number[] = [];
+  const realmed: number[] = [];
   const theirs: number[] = [];
   const time = async (into: number[], fn: () => Promise<unknown>) => {
     for (let i = 0; i < block; i++) {
@@ -27,17 +28,23 @@ export async function libraryCall(ctx: BenchContext): Promise<Row[]> {
   };
   await time([], () => bw.run("return page.title()", { session: "lib" }));
   await time([], () => page.title());
+  // A snippet that is one page call runs without a realm (daemon/worker/lone-call.ts); the same read with code around it goes through one.
+  const withCode = "const t = await page.title(); return t";
+  await time([], () => bw.run(withCode, { session: "lib" }));
   for (let done = 0; done < runs; done += block) {
     await time(ours, () => bw.run("return page.title()", { session: "lib" }));
+    await time(realmed, () => bw.run(withCode, { session: "lib" }));
     await time(theirs, () => page.title());
   }
   const viaDaemon = summarize(ours);
+  const viaRealm = summarize(realmed);
   const raw = summarize(theirs);
   await bw.close();
   await browser.close();
   return [
     { name: "raw Playwright page.title()", sample: raw },
     compare("bw.run('return page.title()')", viaDaemon, "raw page.title()", raw, "≤ 2×"),
+    compare(`bw.run('${withCode}'), through its realm`, viaRealm, "raw page.title()", raw),
   ];
 }
 

@@ -16,6 +16,7 @@ import { boundResult } from "./result-bound.js";
 import { runFailure, type RunError } from "./run-failure.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./sandbox/args.js";
+import { toErrorReply } from "./sandbox/context.js";
 import type { RealmLoss } from "./realm/realm.js";
 import { REALM_HEAP_MB, SessionRealm } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
@@ -26,6 +27,7 @@ import { SessionPageState } from "./ops/page-state.js";
 import { snippetSnapshot } from "./ops/snippet-snapshot.js";
 import { BrowserLosses } from "./browser-losses.js";
 import { RunAftermath } from "./run-aftermath.js";
+import { loneCall, loneCallMessage, loneCallResult, type LoneCall } from "./lone-call.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -151,8 +153,9 @@ export class WorkerSession {
     }
     // Closed while this run waited: it never starts (a realm made now would outlive the session).
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
-    // A new realm's thread starts here, while the session's first page is made.
-    if (typeof code === "string") this.realm.live();
+    // A snippet that is one page call runs as that call, with no realm; for any other a new realm's thread starts here, while the session's first page is made.
+    const lone = typeof code === "string" ? loneCall(code) : undefined;
+    if (typeof code === "string" && !lone) this.realm.live();
     const reset = this.realm.takeStateReset();
     if (reset) warnings.push(reset);
     try {
@@ -172,9 +175,9 @@ export class WorkerSession {
     this.run = run;
     this.events.startRun(run.token);
     this.aftermath.set(done);
-    if (typeof code === "string") {
-      this.realm.run(run.token, code, `snippet-${this.name}.js`, args === undefined ? undefined : JSON.stringify(args));
-    } else this.startOp(run, code);
+    if (lone) this.startLoneCall(run, lone);
+    else if (typeof code === "string") this.realm.run(run.token, code, `snippet-${this.name}.js`, args === undefined ? undefined : JSON.stringify(args));
+    else this.startOp(run, code);
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));
@@ -312,6 +315,15 @@ export class WorkerSession {
     const fn = this.scopeFunctions.get(String(m.name));
     if (!fn || fn.kind !== kind) throw new BwError("INVALID_ARGUMENT", `${String(m.name)} is not available to snippets`);
     return fn.call(this.runContext(run), decodeArgs(m.args));
+  }
+
+  /** The call a lone-call snippet is, made as its realm would have made it; its outcome is the run's. */
+  private startLoneCall(run: Run, lone: LoneCall): void {
+    this.onEnter(this.name);
+    void new Promise((resolve) => resolve(this.handleAsync(loneCallMessage(lone, this.pages.active(), run.token)))).then(
+      (value) => run.done({ ok: true, value: loneCallResult(value) }),
+      (error: unknown) => run.done({ ok: false, error: toErrorReply(error) }),
+    );
   }
 
   /** An operation runs on this thread like a snippet's browser calls: tracked, cut off at the deadline, ending the run. */
