@@ -83,7 +83,7 @@ describe("the network guard through real Chromium, in a loopback-only namespace"
     expect(r.isolatedFetch.result).toBe("failed");
     expect(r.isolatedRequest.result).toBe("undefined");
     // The metadata floor holds in the default posture too; nothing reached either server (checked above and below).
-    expect(r.isolatedMetadata).toMatchObject({ ok: true, result: { fetched: "failed", goto: "BLOCKED_URL" } });
+    expect(r.isolatedMetadata, JSON.stringify(r.isolatedMetadata.error)).toMatchObject({ ok: true, result: { fetched: "failed", goto: "BLOCKED_URL" } });
   });
 
   it("public-web: a public address on port 80 loads; another port, loopback, a private address and metadata are refused, and none of them is reached", () => {
