@@ -39,7 +39,8 @@ describe("betterwright serve: the HTTP API", () => {
   let pages: TestServer;
   let served: Served;
   let closedPort: number;
-  const serveArgs = () => ["--allow-host", "127.0.0.1", "--navigation-timeout", "3"];
+  // Every open here makes a browser context and navigates within this budget: on a machine busy with CI, 3 s was not always enough.
+  const serveArgs = () => ["--allow-host", "127.0.0.1", "--navigation-timeout", "10"];
   const open = (id: string, url: string) => call(served, "POST", "/sessions", { body: { id, url } });
   const read = async (id: string) => (await call(served, "GET", `/sessions/${id}/read`)).json;
   const closeAll = async () => {
@@ -156,8 +157,9 @@ describe("betterwright serve: the HTTP API", () => {
     }
     expect(await call(served, "POST", `/sessions/${s1}/navigate`, { body: { url: `http://127.0.0.1:${closedPort}/` } })).toMatchObject({ status: 502, json: { error: { code: "NAVIGATION_FAILED" } } });
     const started = Date.now();
-    expect(await call(served, "POST", `/sessions/${s1}/navigate`, { body: { url: `${pages.url}/slow` } })).toMatchObject({ status: 502, json: { error: { code: "NAVIGATION_FAILED", message: expect.stringContaining("3 s") } } });
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await call(served, "POST", `/sessions/${s1}/navigate`, { body: { url: `${pages.url}/slow` } })).toMatchObject({ status: 502, json: { error: { code: "NAVIGATION_FAILED", message: expect.stringContaining("10 s") } } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(await call(served, "POST", `/sessions/${s1}/navigate`, { body: { url: `${pages.url}/` } })).toMatchObject({ status: 200, json: { status: "active", title: "home" } });
   });
 
