@@ -6,7 +6,10 @@
 // message, checks, budget and outcome), without the four thread crossings a
 // realm costs. Anything else, down to a comment or a single-quoted string,
 // is not recognised here and runs in the session's realm as before.
+import { toErrorReply, valueJson } from "./sandbox/context.js";
 import { FACADE_SPEC } from "./sandbox/facade-spec.js";
+
+type RealmOutcome = { ok: true; value: unknown } | { ok: false; error: ReturnType<typeof toErrorReply> };
 
 export interface LoneCall {
   target: "page" | "locator";
@@ -19,23 +22,19 @@ export interface LoneCall {
 /**
  * Final methods whose result is a string, number, boolean, null or nothing, so
  * that what the realm would hand back (the value through JSON, `undefined` as
- * null) is the value itself. Methods that return objects or lists stay in the realm.
+ * null) is the value itself; kept to those on the facade spec. Methods that
+ * return objects or lists stay in the realm.
  */
-const PAGE_METHODS = new Set([
-  "title", "content", "click", "dblclick", "fill", "type", "press", "hover", "focus", "check", "uncheck",
-  "textContent", "innerText", "innerHTML", "getAttribute", "inputValue", "isVisible", "isHidden", "isChecked",
-  "isEnabled", "isDisabled", "isEditable", "waitForLoadState", "waitForTimeout", "dispatchEvent",
+const PRIMITIVE_RESULTS = new Set([
+  "title", "content", "click", "dblclick", "fill", "clear", "type", "pressSequentially", "press", "hover", "focus", "blur",
+  "check", "uncheck", "setChecked", "textContent", "innerText", "innerHTML", "getAttribute", "inputValue", "isVisible",
+  "isHidden", "isChecked", "isEnabled", "isDisabled", "isEditable", "count", "waitFor", "waitForLoadState", "waitForTimeout",
+  "scrollIntoViewIfNeeded", "dispatchEvent", "ariaSnapshot",
 ]);
-const LOCATOR_METHODS = new Set([
-  "click", "dblclick", "fill", "clear", "type", "pressSequentially", "press", "hover", "focus", "blur", "check",
-  "uncheck", "setChecked", "textContent", "innerText", "innerHTML", "getAttribute", "inputValue", "isVisible",
-  "isHidden", "isChecked", "isEnabled", "isDisabled", "isEditable", "count", "waitFor", "scrollIntoViewIfNeeded",
-  "dispatchEvent", "ariaSnapshot",
-]);
+const PAGE_METHODS = new Set<string>(FACADE_SPEC.page.async.filter((m) => PRIMITIVE_RESULTS.has(m)));
+const LOCATOR_METHODS = new Set<string>(FACADE_SPEC.locator.async.filter((m) => PRIMITIVE_RESULTS.has(m)));
 const ROOTS = new Set<string>(FACADE_SPEC.page.roots.filter((m) => m !== "frameLocator"));
 const BUILDERS = new Set<string>(FACADE_SPEC.locator.builders);
-const PAGE_ASYNC = new Set<string>(FACADE_SPEC.page.async);
-const LOCATOR_ASYNC = new Set<string>(FACADE_SPEC.locator.async);
 
 /** Longer snippets are not looked at: a lone call is short, and the scan stays cheap. */
 const MAX_CHARS = 4096;
@@ -95,11 +94,11 @@ export function loneCall(code: string): LoneCall | undefined {
   if (calls.length === 0 || (rest !== "" && rest !== ";")) return undefined;
   const last = calls[calls.length - 1]!;
   if (calls.length === 1) {
-    return PAGE_METHODS.has(last.m) && PAGE_ASYNC.has(last.m) ? { target: "page", steps: [], method: last.m, args: last.a } : undefined;
+    return PAGE_METHODS.has(last.m) ? { target: "page", steps: [], method: last.m, args: last.a } : undefined;
   }
   const steps = calls.slice(0, -1);
   if (!ROOTS.has(steps[0]!.m) || steps.slice(1).some((s) => !BUILDERS.has(s.m))) return undefined;
-  return LOCATOR_METHODS.has(last.m) && LOCATOR_ASYNC.has(last.m) ? { target: "locator", steps, method: last.m, args: last.a } : undefined;
+  return LOCATOR_METHODS.has(last.m) ? { target: "locator", steps, method: last.m, args: last.a } : undefined;
 }
 
 /** The message the realm's facade would have sent for this call (context-facades.ts), for the run `token`. */
@@ -108,7 +107,18 @@ export function loneCallMessage(call: LoneCall, pageId: string, token: string): 
   return { ...target, op: "call", token, method: call.method, args: call.args };
 }
 
-/** What the snippet would have returned: the value as it crosses into a realm (through JSON, `undefined` as null). */
+/** What the snippet would have returned: the value as it crosses into a realm (sandbox/context.ts). */
 export function loneCallResult(value: unknown): unknown {
-  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown);
+  return JSON.parse(valueJson(value)) as unknown;
+}
+
+/**
+ * Makes the call through `handle` (the worker's handler of a realm's calls) and ends as the snippet would have:
+ * its value, or the error its realm would have reported.
+ */
+export function runLoneCall(call: LoneCall, pageId: () => string, token: string, handle: (m: Record<string, unknown>) => Promise<unknown>): Promise<RealmOutcome> {
+  return new Promise((resolve) => resolve(handle(loneCallMessage(call, pageId(), token)))).then(
+    (value): RealmOutcome => ({ ok: true, value: loneCallResult(value) }),
+    (error: unknown): RealmOutcome => ({ ok: false, error: toErrorReply(error) }),
+  );
 }

@@ -16,7 +16,6 @@ import { boundResult } from "./result-bound.js";
 import { runFailure, type RunError } from "./run-failure.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./sandbox/args.js";
-import { toErrorReply } from "./sandbox/context.js";
 import type { RealmLoss } from "./realm/realm.js";
 import { REALM_HEAP_MB, SessionRealm } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./sandbox/scope-functions.js";
@@ -27,7 +26,7 @@ import { SessionPageState } from "./ops/page-state.js";
 import { snippetSnapshot } from "./ops/snippet-snapshot.js";
 import { BrowserLosses } from "./browser-losses.js";
 import { RunAftermath } from "./run-aftermath.js";
-import { loneCall, loneCallMessage, loneCallResult, type LoneCall } from "./lone-call.js";
+import { loneCall, runLoneCall, type LoneCall } from "./lone-call.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -155,7 +154,7 @@ export class WorkerSession {
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     // A snippet that is one page call runs as that call, with no realm; for any other a new realm's thread starts here, while the session's first page is made.
     const lone = typeof code === "string" ? loneCall(code) : undefined;
-    if (typeof code === "string" && !lone) this.realm.live();
+    if (typeof code === "string" && lone === undefined) this.realm.live();
     const reset = this.realm.takeStateReset();
     if (reset) warnings.push(reset);
     try {
@@ -320,10 +319,7 @@ export class WorkerSession {
   /** The call a lone-call snippet is, made as its realm would have made it; its outcome is the run's. */
   private startLoneCall(run: Run, lone: LoneCall): void {
     this.onEnter(this.name);
-    void new Promise((resolve) => resolve(this.handleAsync(loneCallMessage(lone, this.pages.active(), run.token)))).then(
-      (value) => run.done({ ok: true, value: loneCallResult(value) }),
-      (error: unknown) => run.done({ ok: false, error: toErrorReply(error) }),
-    );
+    void runLoneCall(lone, () => this.pages.active(), run.token, (m) => this.handleAsync(m)).then(run.done);
   }
 
   /** An operation runs on this thread like a snippet's browser calls: tracked, cut off at the deadline, ending the run. */

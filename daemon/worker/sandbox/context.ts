@@ -48,6 +48,11 @@ export function toErrorReply(error: unknown): ErrorReply {
   return { name: "Error", message: String(error) };
 }
 
+/** A host value as it enters a context: JSON text, `undefined` as null. */
+export function valueJson(value: unknown): string {
+  return JSON.stringify(value === undefined ? null : value);
+}
+
 function parseMessage(text: unknown): Record<string, unknown> {
   if (typeof text !== "string") throw new TypeError("sandbox message must be a string");
   const value: unknown = JSON.parse(text);
@@ -84,7 +89,7 @@ export class SnippetContext {
         return;
       }
       host.async(message).then(
-        (value) => resolve(JSON.stringify(value === undefined ? null : value)),
+        (value) => resolve(valueJson(value)),
         (error: unknown) => reject(JSON.stringify(toErrorReply(error))),
       );
     };
