@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { runProcess } from "./stats.js";
+import { median, runProcess } from "./stats.js";
 
 interface Client {
   run(code: string, options: { session: string }): Promise<{ ok: boolean; error?: unknown }>;
@@ -33,20 +33,14 @@ interface Side {
 }
 
 const CALL_BLOCK = 30;
-let snippet = "return page.title()";
 const REPL_SNIPPETS = 200;
 
-const median = (values: number[]): number => {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const quartiles = (values: number[]): [number, number] => {
   const s = [...values].sort((a, b) => a - b);
   return [s[Math.floor(s.length / 4)]!, s[Math.floor((s.length * 3) / 4)]!];
 };
 
-async function open(root: string, env: NodeJS.ProcessEnv): Promise<Side> {
+async function open(root: string, env: NodeJS.ProcessEnv, snippet: string): Promise<Side> {
   const home = mkdtempSync(path.join(tmpdir(), "bw-compare-"));
   const { BetterWright } = (await import(pathToFileURL(path.join(root, "dist/client/index.js")).href)) as { BetterWright: new (o: object) => Client };
   const bw = new BetterWright({ home, env });
@@ -56,7 +50,7 @@ async function open(root: string, env: NodeJS.ProcessEnv): Promise<Side> {
   return { root, env: { ...env, BETTERWRIGHT_HOME: home }, home, bw, calls: [], callRounds: [], repl: [] };
 }
 
-async function callRound(side: Side): Promise<void> {
+async function callRound(side: Side, snippet: string): Promise<void> {
   const times: number[] = [];
   for (let i = 0; i < CALL_BLOCK; i++) {
     const t0 = performance.now();
@@ -82,8 +76,8 @@ function report(name: string, unit: string, a: number[], b: number[], overall: [
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: "string", default: "40" }, uncontained: { type: "boolean", default: false }, snippet: { type: "string" } } });
-  if (values.snippet !== undefined) snippet = values.snippet;
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: "string", default: "40" }, uncontained: { type: "boolean", default: false }, snippet: { type: "string", default: "return page.title()" } } });
+  const snippet = values.snippet;
   const rounds = Number(values.rounds);
   if (positionals.length !== 2 || !Number.isInteger(rounds) || rounds < 2) {
     console.error("usage: node dist/bench/compare-builds.js <first-root> <second-root> [--rounds N] [--uncontained] [--snippet CODE]");
@@ -98,11 +92,11 @@ async function main(): Promise<void> {
     symlinkSync(process.execPath, path.join(noBwrap, "node"));
     env.PATH = noBwrap;
   }
-  const sides = [await open(path.resolve(positionals[0]!), env), await open(path.resolve(positionals[1]!), env)] as const;
+  const sides = [await open(path.resolve(positionals[0]!), env, snippet), await open(path.resolve(positionals[1]!), env, snippet)] as const;
   try {
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 ? [sides[1], sides[0]] : [sides[0], sides[1]];
-      for (const side of order) await callRound(side);
+      for (const side of order) await callRound(side, snippet);
       if (r % 4 === 0) for (const side of order) await replRound(side);
       if (process.stderr.isTTY) process.stderr.write(`\rround ${r + 1}/${rounds}`);
     }

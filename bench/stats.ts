@@ -9,11 +9,15 @@ export interface Sample {
   n: number;
 }
 
-export function summarize(values: number[]): Sample {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return { medianMs: round(median), minMs: round(sorted[0]!), maxMs: round(sorted[sorted.length - 1]!), n: sorted.length };
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function summarize(values: number[]): Sample {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { medianMs: round(median(sorted)), minMs: round(sorted[0]!), maxMs: round(sorted[sorted.length - 1]!), n: sorted.length };
 }
 
 export function round(n: number, digits = 2): number {
