@@ -5,22 +5,14 @@
 // methods and prototypes. Each must be refused, leave nothing for the next run,
 // and never reach the browser on another run's behalf.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
+import { destroyHome, execSnippet, execSnippetOk, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 describe("shared facade prototypes and the lazy scope", () => {
   let home: string;
   let server: TestServer;
-  const exec = async (code: string, session = "proto") => {
-    const r = await runCli(["exec", "--session", session, "-c", code], { home });
-    if (!r.json) throw new Error(`no envelope: ${r.stdout} ${r.stderr}`);
-    return r.json as { ok: boolean; result?: unknown; error?: { code: string; message: string }; console: { type: string; text: string }[] };
-  };
-  const ok = async (code: string, session = "proto") => {
-    const envelope = await exec(code, session);
-    if (!envelope.ok) throw new Error(`snippet failed: ${JSON.stringify(envelope.error)}`);
-    return envelope;
-  };
+  const exec = (code: string, session = "proto") => execSnippet(home, session, code);
+  const ok = (code: string, session = "proto") => execSnippetOk(home, session, code);
 
   beforeAll(async () => {
     home = tempHome("bw-proto-");

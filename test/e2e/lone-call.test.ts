@@ -4,19 +4,16 @@
 // the same error code and message, and the same pages.
 import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
+import { destroyHome, execSnippet, runCli, tempHome } from "../helpers/cli.js";
 import { daemonProcessesOf, workersOf } from "../helpers/procs.js";
+import type { Envelope } from "../../shared/envelope.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 describe("lone-call snippets against real Chromium", () => {
   let home: string;
   let server: TestServer;
-  const exec = async (code: string, session = "lone") => {
-    const r = await runCli(["exec", "--session", session, "-c", code], { home });
-    if (!r.json) throw new Error(`no envelope: ${r.stdout} ${r.stderr}`);
-    return r.json as { ok: boolean; result?: unknown; error?: { code: string; message: string }; pages: unknown[]; console: unknown[]; warnings: unknown[] };
-  };
-  const outcome = (e: Awaited<ReturnType<typeof exec>>) => ({ ok: e.ok, result: e.result, error: e.error && { code: e.error.code, message: e.error.message }, pages: e.pages, console: e.console });
+  const exec = (code: string, session = "lone") => execSnippet(home, session, code);
+  const outcome = (e: Envelope) => ({ ok: e.ok, result: e.result, error: e.error && { code: e.error.code, message: e.error.message }, pages: e.pages, console: e.console });
 
   beforeAll(async () => {
     home = tempHome("bw-lone-");
@@ -56,7 +53,7 @@ describe("lone-call snippets against real Chromium", () => {
     expect((await exec("return page.title()")).result).toBe("clicked");
   });
 
-  it("is told the page is gone like any snippet, and leaves the realm's state alone", async () => {
+  it("leaves the realm's state alone, and after the page was closed ends as its twin does", async () => {
     await exec("state.kept = 41; return 1");
     expect((await exec('await page.locator("#t").count()')).result).toBe(1);
     expect((await exec("state.kept += 1; return state.kept")).result).toBe(42);
@@ -70,7 +67,7 @@ describe("lone-call snippets against real Chromium", () => {
   it("starts no realm thread: the worker gains one only when a snippet holds code", async () => {
     const own = tempHome("bw-lone-threads-");
     try {
-      const run = async (session: string, code: string) => (await runCli(["exec", "--session", session, "-c", code], { home: own })).json as { ok: boolean; result?: unknown };
+      const run = (session: string, code: string) => execSnippet(own, session, code);
       // A snippet with code starts the worker and its session's realm; closing the session ends that realm.
       expect((await run("warm", "const n = 1; return n")).result).toBe(1);
       await runCli(["close", "--session", "warm"], { home: own });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { layoutFor } from "../../shared/paths.js";
 import { SNAPSHOT_MAX_CHARS } from "../../daemon/worker/sandbox/snapshot.js";
 import { MAX_TIMERS_PER_RUN } from "../../daemon/worker/run-timers.js";
-import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
+import { destroyHome, execSnippet, execSnippetOk, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 const LOG_MARKER = "BW-SANDBOX-ESCAPED";
@@ -61,16 +61,8 @@ describe("the snippet sandbox against real Chromium", () => {
   let home: string;
   let server: TestServer;
   let marker: string;
-  const exec = async (code: string, session = "sbx") => {
-    const r = await runCli(["exec", "--session", session, "-c", code], { home });
-    if (!r.json) throw new Error(`no envelope: ${r.stdout} ${r.stderr}`);
-    return r.json;
-  };
-  const ok = async (code: string, session = "sbx") => {
-    const envelope = await exec(code, session);
-    if (!envelope.ok) throw new Error(`snippet failed: ${JSON.stringify(envelope.error)}`);
-    return envelope;
-  };
+  const exec = (code: string, session = "sbx") => execSnippet(home, session, code);
+  const ok = (code: string, session = "sbx") => execSnippetOk(home, session, code);
 
   beforeAll(async () => {
     home = tempHome("bw-sandbox-");

@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { assertNoCanaryInOutput, CANARY_SITE, canaryLeaksUnder, seedCanary } from "./canary.js";
 import { alive } from "./procs.js";
+import type { Envelope } from "../../shared/envelope.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/bin/betterwright.js", import.meta.url));
 
@@ -34,6 +35,20 @@ export function cleanEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Pr
 export async function runCli(args: string[], options: CliOptions): Promise<CliResult> {
   await homeReady(options.home);
   return startCli(args, options).result;
+}
+
+/** `exec --session S -c CODE` in `home`: the run's envelope, or a throw when the CLI printed none. */
+export async function execSnippet(home: string, session: string, code: string): Promise<Envelope> {
+  const r = await runCli(["exec", "--session", session, "-c", code], { home });
+  if (!r.json) throw new Error(`no envelope: ${r.stdout} ${r.stderr}`);
+  return r.json as Envelope;
+}
+
+/** The same, throwing also when the run failed. */
+export async function execSnippetOk(home: string, session: string, code: string): Promise<Envelope> {
+  const envelope = await execSnippet(home, session, code);
+  if (!envelope.ok) throw new Error(`snippet failed: ${JSON.stringify(envelope.error)}`);
+  return envelope;
 }
 
 // Homes whose canary is still being written, so the first use can wait for it.
