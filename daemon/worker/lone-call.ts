@@ -6,10 +6,9 @@
 // message, checks, budget and outcome), without the four thread crossings a
 // realm costs. Anything else, down to a comment or a single-quoted string,
 // is not recognised here and runs in the session's realm as before.
+import type { RunOutcome } from "./run.js";
 import { toErrorReply, valueJson } from "./sandbox/context.js";
 import { FACADE_SPEC } from "./sandbox/facade-spec.js";
-
-type RealmOutcome = { ok: true; value: unknown } | { ok: false; error: ReturnType<typeof toErrorReply> };
 
 export interface LoneCall {
   target: "page" | "locator";
@@ -116,9 +115,9 @@ export function loneCallResult(value: unknown): unknown {
  * Makes the call through `handle` (the worker's handler of a realm's calls) and ends as the snippet would have:
  * its value, or the error its realm would have reported.
  */
-export function runLoneCall(call: LoneCall, pageId: () => string, token: string, handle: (m: Record<string, unknown>) => Promise<unknown>): Promise<RealmOutcome> {
+export function runLoneCall(call: LoneCall, pageId: () => string, token: string, handle: (m: Record<string, unknown>) => Promise<unknown>): Promise<RunOutcome> {
   return new Promise((resolve) => resolve(handle(loneCallMessage(call, pageId(), token)))).then(
-    (value): RealmOutcome => ({ ok: true, value: loneCallResult(value) }),
-    (error: unknown): RealmOutcome => ({ ok: false, error: toErrorReply(error) }),
+    (value): RunOutcome => ({ ok: true, value: loneCallResult(value) }),
+    (error: unknown): RunOutcome => ({ ok: false, error: toErrorReply(error) }),
   );
 }

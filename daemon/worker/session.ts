@@ -13,7 +13,8 @@ import { PageRegistry } from "./page-registry.js";
 import { TitleReuse } from "./page-titles.js";
 import { gotoSettled } from "./failed-navigation.js";
 import { boundResult } from "./result-bound.js";
-import { runFailure, type RunError } from "./run-failure.js";
+import { runFailure } from "./run-failure.js";
+import type { Run, RunOutcome } from "./run.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./sandbox/args.js";
 import type { RealmLoss } from "./realm/realm.js";
@@ -34,25 +35,6 @@ export const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
 
-
-interface Run {
-  token: string;
-  runId: string;
-  deadline: number;
-  over: boolean;
-  console: ConsoleEntry[];
-  artifacts: ArtifactInfo[];
-  warnings: Warning[];
-  done: (outcome: { ok: boolean; value?: unknown; error?: RunError }) => void;
-  /** Browser calls in flight for this run. */
-  inflight: Set<Promise<unknown>>;
-  /** Stops waiting for the snippet (run.cancel, or its session closing); it is cut off like a timed-out one. */
-  stop: (why: "cancelled" | "closing") => void;
-  /** What the network guard refused during the run. */
-  blocked: BlockedCollector;
-  /** Messages of the documented bounds this run hit (pages…), so one the snippet lets through keeps its code. */
-  limits: Set<string>;
-}
 
 export class WorkerSession {
   private readonly pages: PageRegistry;
@@ -164,7 +146,7 @@ export class WorkerSession {
     }
 
     let resolveDone!: Run["done"];
-    const done = new Promise<Parameters<Run["done"]>[0]>((resolve) => (resolveDone = resolve));
+    const done = new Promise<RunOutcome>((resolve) => (resolveDone = resolve));
     let resolveStop!: Run["stop"];
     const stopped = new Promise<"cancelled" | "closing">((resolve) => (resolveStop = resolve));
     const lossMark = this.losses.mark();
