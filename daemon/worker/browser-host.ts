@@ -8,6 +8,7 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import { BwError } from "../../shared/errors.js";
+import { browserEnvironment } from "../../shared/child-env.js";
 import type { WorkerOutcome } from "../../shared/envelope.js";
 import type { EndpointReport, WorkerInit, WorkerSavedState } from "../../shared/protocol/index.js";
 import type { SessionSettings } from "../../shared/session-settings.js";
@@ -88,7 +89,8 @@ export class BrowserHost {
         executablePath: found.path,
         headless: this.init.headless,
         args: chromiumArgs(found.headlessShell),
-        env: { ...process.env, HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") },
+        // An allowlist (shared/child-env.ts): Chromium gets no Node settings, and the display only when headed.
+        env: browserEnvironment(process.env, { headed: !this.init.headless, own: { HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") } }),
         timeout: 60_000,
         ...(await this.guard?.launchOptions()),
         ...this.artifacts?.launchOptions(),
