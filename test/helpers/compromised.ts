@@ -24,12 +24,16 @@ export interface Plan {
   sockets: Record<string, string>;
   /** Values whose presence in the worker's and Chromium's environments it reports. */
   canaries?: string[];
-  /** A reply holding the marker is replaced by this result (fixtures/compromised-pipe.mjs). */
+  /** The profile's artifact folder as the worker sees it (the pipe tampering's own folder). */
+  artifactsDir?: string;
+  /** A reply holding the marker makes the worker write `pdf` and a `.downloads.jsonl` line (`{dir}`: the session folder) into each session folder. */
+  plant?: Record<string, { pdf: string; line: unknown }>;
+  /** A reply holding the marker is replaced by this result, `{dir}` by a session folder (fixtures/compromised-pipe.mjs). */
   forge?: Record<string, unknown>;
   /** A reply holding the marker makes the worker send `count` reservations of its own. */
   reserve?: Record<string, { session: string; bytes: number; count: number }>;
   /** A screenshot's session folder becomes a link to `target`, and the reply names `file` in it. */
-  swap?: { artifactsDir: string; target: string; file: string };
+  swap?: { target: string; file: string };
 }
 
 export type Finding = { ok: true; detail: string } | { ok: false; code: string | null; message: string };
