@@ -24,7 +24,8 @@ function kindOf(stat: Stats): "dir" | "file" | "other" {
   return stat.isDirectory() ? "dir" : stat.isFile() ? "file" : "other";
 }
 
-function check(fd: number, shown: string, rule: OwnRule): Stats {
+/** Closes `fd` and throws unless it is a folder (or file) of ours that others cannot write. */
+function check(fd: number, shown: string, rule: OwnRule): void {
   const stat = fstatSync(fd);
   const uid = process.getuid?.();
   const problem = uid === undefined ? (kindOf(stat) === rule.kind ? undefined : { reason: `is not a ${rule.kind === "dir" ? "folder" : "file"}` })
@@ -33,7 +34,6 @@ function check(fd: number, shown: string, rule: OwnRule): Stats {
     closeSync(fd);
     refuse(shown, `it ${problem.reason}`);
   }
-  return stat;
 }
 
 /** The parts of `file` below `root`: none empty, none `.` or `..`; throws when it is not below. */
@@ -72,19 +72,19 @@ function step(dirFd: number, dirPath: string, name: string, flags: number): numb
  * checked to be a folder of ours). `root` itself is trusted as it is named.
  */
 export function openDirBelow(root: string, dir: string): number {
+  const parts = partsBelow(root, dir);
   let fd = openSync(root, constants.O_RDONLY | constants.O_DIRECTORY);
   let at = root;
-  try {
-    for (const name of partsBelow(root, dir)) {
-      const next = step(fd, at, name, DIR_FLAGS);
+  for (const name of parts) {
+    let next: number;
+    try {
+      next = step(fd, at, name, DIR_FLAGS);
+    } finally {
       closeSync(fd);
-      fd = next;
-      at = path.join(at, name);
-      check(fd, at, PRIVATE_DIR);
     }
-  } catch (error) {
-    try { closeSync(fd); } catch { /* closed by check */ }
-    throw error;
+    fd = next;
+    at = path.join(at, name);
+    check(fd, at, PRIVATE_DIR);
   }
   return fd;
 }
