@@ -87,6 +87,21 @@ describe("the CLI's voice", () => {
     expect(iso).toMatchObject({ isolated: true });
   });
 
+  it("close --all stops every profile's daemon that sessions lists; --profile narrows it to one", async () => {
+    for (const profile of ["default", "one", "two", "three"]) {
+      const r = await runCli([...(profile === "default" ? [] : ["--profile", profile]), "exec", "-c", "return 1"], { home });
+      expect(r.json, r.stderr).toMatchObject({ ok: true });
+    }
+    const narrowed = await runCli(["--profile", "three", "close", "--all", "--json"], { home });
+    expect(narrowed.json).toMatchObject({ ok: true, stopped: true, profile: "three" });
+    const listed = async () => ((await runCli(["sessions", "--json"], { home })).json.daemons as { profile: string }[]).map((d) => d.profile).sort();
+    expect(await listed()).toEqual(["default", "one", "two"]);
+    const all = await runCli(["close", "--all"], { home, terminal: true });
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain("stopped the daemon of profile one");
+    expect(await listed()).toEqual([]);
+  });
+
   it("help names one-letter flags as they are typed", async () => {
     const help = await runCli(["screenshot", "--help"], { home });
     expect(help.stdout).toContain("(with -y)");
