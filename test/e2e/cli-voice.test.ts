@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
+import { destroyHome, runCli, startCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 const PNG_MAGIC = "89504e47";
@@ -100,6 +100,20 @@ describe("the CLI's voice", () => {
     expect(all.code).toBe(0);
     expect(all.stdout).toContain("stopped the daemon of profile one");
     expect(await listed()).toEqual([]);
+  });
+
+  it("mcp started by hand on a terminal says what it speaks and how to configure a host; from a host, nothing", async () => {
+    const started = startCli(["mcp"], { home, terminal: true });
+    let seen = "";
+    started.child.stdout!.on("data", (d) => (seen += d));
+    const until = Date.now() + 30_000;
+    while (!seen.includes("--print-config") && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    started.child.kill("SIGTERM");
+    await started.result.catch(() => undefined);
+    expect(seen).toContain("betterwright mcp speaks MCP");
+    expect(seen).toContain("betterwright mcp --print-config");
+    const fromHost = await runCli(["mcp"], { home, input: "" });
+    expect(fromHost.stderr).not.toContain("speaks MCP");
   });
 
   it("help names one-letter flags as they are typed", async () => {
