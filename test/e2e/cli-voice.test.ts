@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { destroyHome, runCli, startCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
+import { call, startServe } from "../helpers/serve.js";
 
 const PNG_MAGIC = "89504e47";
 
@@ -114,6 +115,16 @@ describe("the CLI's voice", () => {
     expect(seen).toContain("betterwright mcp --print-config");
     const fromHost = await runCli(["mcp"], { home, input: "" });
     expect(fromHost.stderr).not.toContain("speaks MCP");
+  });
+
+  it("serve announces an --allow-host on stderr and in /health: it lets through more than the public web", async () => {
+    const served = await startServe(home, ["--profile", "served", "--allow-host", `127.0.0.1:${server.port}`]);
+    try {
+      expect(served.stderr()).toMatch(new RegExp(`serve: the network policy is custom, not public-web: .*also allowed: 127\\.0\\.0\\.1:${server.port}`));
+      expect((await call(served, "GET", "/health", { token: null })).json).toEqual({ status: "ok", policy: "custom" });
+    } finally {
+      await served.stop();
+    }
   });
 
   it("help names one-letter flags as they are typed", async () => {
