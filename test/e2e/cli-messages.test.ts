@@ -34,6 +34,8 @@ describe("the CLI's messages", () => {
     expect(hardened.stderr).toBe("");
     expect(hardened.code).toBe(1);
     expect(hardened.json).toMatchObject({ allowed: false, policy: { allowLoopback: false, onlyPorts: [80, 443] } });
+    // The refusal says how to lift it.
+    expect(hardened.json.reason).toContain(`--allow-host localhost:${server.port}`);
     const plain = await runCli(["policy", "check", url, "--json"], { home });
     expect(plain.json).toMatchObject({ allowed: true, policy: { allowLoopback: true } });
     // The daemon kept its settings and its session.
