@@ -125,6 +125,13 @@ describe("the CLI's voice", () => {
     } finally {
       await served.stop();
     }
+    const plain = await startServe(home, ["--profile", "plain"]);
+    try {
+      expect(plain.stderr()).not.toContain("not public-web");
+      expect((await call(plain, "GET", "/health", { token: null })).json).toEqual({ status: "ok" });
+    } finally {
+      await plain.stop();
+    }
   });
 
   it("help names one-letter flags as they are typed", async () => {
