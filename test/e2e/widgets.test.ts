@@ -72,6 +72,8 @@ describe("real widgets, by typed operations", () => {
       expect(modal).toContain('dialog "Delete project \\"Apollo\\"?"');
       await op("click", { target: refOf(modal, 'button "Delete" [') });
       expect(await result()).toBe("Result: deleted");
+      // MUI fades a dialog out: wait until it is gone, as an agent would.
+      await op("wait_for", { textGone: "This removes its 12 deployments." });
       expect(await snapshot()).not.toContain("dialog");
     });
 
@@ -123,6 +125,7 @@ describe("real widgets, by typed operations", () => {
       await op("fill", { target: refOf(dialog, 'textbox "Display name"'), value: "Grace" });
       await op("click", { target: refOf(dialog, 'button "Save changes"') });
       expect(await result()).toBe("Result: Grace");
+      await op("wait_for", { textGone: "Change how others see you." });
       expect(await snapshot()).not.toContain("dialog");
     });
 
@@ -151,18 +154,23 @@ describe("real widgets, by typed operations", () => {
     expect(top).toContain('button "Order 1"');
     expect((await op("find", { query: "Order 10000" })).count).toBe(0);
     await op("scroll", { target: refOf(top, 'list "Orders"'), dy: 1_000_000 });
+    // The list draws the rows now in view a moment after it scrolled.
+    await op("wait_for", { text: "Order 10000" });
     const found = await op("find", { query: '"Order 10000"' });
     expect(found.count).toBe(1);
     await op("click", { target: refOf(found.matches[0], "Order 10000") });
     expect(await result()).toBe("Result: order 10000");
   });
 
-  it("reorders a SortableJS list by dragging one item onto another", async () => {
+  it("reorders a SortableJS list by dragging items by their handles, up and down", async () => {
     await open("/sortable.html");
     expect(await result()).toBe("Result: Write tests, Fix login, Ship release, Update docs");
     const board = await snapshot();
-    await op("drag", { source: refOf(board, 'button "Move Update docs"'), target: refOf(board, 'button "Move Write tests"') });
-    expect(await result()).toBe("Result: Update docs, Write tests, Fix login, Ship release");
+    await op("drag", { source: refOf(board, 'button "Move Update docs"'), target: refOf(board, 'button "Move Ship release"') });
+    expect(await result()).toBe("Result: Write tests, Fix login, Update docs, Ship release");
+    const moved = await snapshot();
+    await op("drag", { source: refOf(moved, 'button "Move Write tests"'), target: refOf(moved, 'button "Move Fix login"') });
+    expect(await result()).toBe("Result: Fix login, Write tests, Update docs, Ship release");
   });
 
   it("gets past a cookie banner, then clicks what it covered", async () => {
