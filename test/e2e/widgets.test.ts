@@ -6,7 +6,7 @@
 // once, in memory, from test/e2e/fixtures/widgets.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BetterWright } from "../../dist/client/index.js";
-import { cleanEnv, destroyHome, tempHome } from "../helpers/cli.js";
+import { cleanEnv, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startWidgetApp, type WidgetApp } from "../helpers/widget-app.js";
 
 describe("real widgets, by typed operations", () => {
@@ -19,6 +19,12 @@ describe("real widgets, by typed operations", () => {
     const envelope = await bw.op(name as never, args as never, { session });
     expect(envelope, `${name} ${JSON.stringify(args)}: ${JSON.stringify(envelope.error)}`).toMatchObject({ ok: true });
     return envelope.result;
+  };
+  /** The same through the CLI verb, as the recipes of docs/operations.md spell it. */
+  const verb = async (...words: string[]): Promise<any> => {
+    const r = await runCli([...words, "--session", session, "--json"], { home });
+    expect(r.json, `${words.join(" ")}: exit ${r.code}: ${r.stdout.slice(0, 500)} ${r.stderr.slice(0, 500)}`).toMatchObject({ ok: true });
+    return r.json.result;
   };
   const snapshot = async (): Promise<string> => (await op("snapshot")).text;
   /** The ref on the first line of `text` that holds `needle`, as an agent would read it off. */
@@ -153,12 +159,12 @@ describe("real widgets, by typed operations", () => {
     const top = await snapshot();
     expect(top).toContain('button "Order 1"');
     expect((await op("find", { query: "Order 10000" })).count).toBe(0);
-    await op("scroll", { target: refOf(top, 'list "Orders"'), dy: 1_000_000 });
+    await verb("scroll", refOf(top, 'list "Orders"'), "--dy", "1000000");
     // The list draws the rows now in view a moment after it scrolled.
-    await op("wait_for", { text: "Order 10000" });
-    const found = await op("find", { query: '"Order 10000"' });
+    await verb("wait_for", "--text", "Order 10000");
+    const found = await verb("find", '"Order 10000"');
     expect(found.count).toBe(1);
-    await op("click", { target: refOf(found.matches[0], "Order 10000") });
+    await verb("click", refOf(found.matches[0], "Order 10000"));
     expect(await result()).toBe("Result: order 10000");
   });
 
@@ -166,7 +172,7 @@ describe("real widgets, by typed operations", () => {
     await open("/sortable.html");
     expect(await result()).toBe("Result: Write tests, Fix login, Ship release, Update docs");
     const board = await snapshot();
-    await op("drag", { source: refOf(board, 'button "Move Update docs"'), target: refOf(board, 'button "Move Ship release"') });
+    await verb("drag", refOf(board, 'button "Move Update docs"'), refOf(board, 'button "Move Ship release"'));
     expect(await result()).toBe("Result: Write tests, Fix login, Update docs, Ship release");
     const moved = await snapshot();
     await op("drag", { source: refOf(moved, 'button "Move Write tests"'), target: refOf(moved, 'button "Move Fix login"') });
@@ -218,13 +224,13 @@ describe("real widgets, by typed operations", () => {
     const page = await snapshot();
     const alerted = await op("action_and_wait", { waitFor: "dialog", target: refOf(page, 'button "Save"'), dialog: "accept" });
     expect(alerted).toMatchObject({ type: "alert", message: "Saved 3 files" });
-    await op("dialog", { action: "accept" });
+    await verb("dialog", "accept");
     await op("click", { target: refOf(page, 'button "Delete"') });
     expect(await result()).toBe("Result: deleted");
     // Nothing armed: the confirm is dismissed, so the page never hangs on it.
     await op("click", { target: refOf(page, 'button "Delete"') });
     expect(await result()).toBe("Result: kept");
-    await op("action_and_wait", { waitFor: "dialog", target: refOf(page, 'button "Rename"'), dialog: "accept", promptText: "summary.pdf" });
+    await verb("action_and_wait", "dialog", refOf(page, 'button "Rename"'), "--dialog", "accept", "--prompt-text", "summary.pdf");
     expect(await result()).toBe("Result: renamed to summary.pdf");
   });
 });
