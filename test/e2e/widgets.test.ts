@@ -1,9 +1,9 @@
-// Widgets of real component libraries (MUI, Radix UI, Lit, TanStack Virtual,
-// SortableJS) and the plain page furniture agents meet (cookie banner, iframe of
-// another origin, popup, upload, JS dialogs), driven as an agent drives them:
-// typed operations only, a snapshot first, refs picked from its text, then the
-// action, then a read or a snapshot to see it took. The fixture app is bundled
-// once, in memory, from test/e2e/fixtures/widgets.
+// Widgets of real component libraries (MUI, Radix UI, rc-cascader, Lit,
+// TanStack Virtual, SortableJS) and the plain page furniture agents meet
+// (cookie banner, iframe of another origin, popup, upload, JS dialogs), driven
+// as an agent drives them: typed operations only, a snapshot first, refs
+// picked from its text, then the action, then a read or a snapshot to see it
+// took. The fixture app is bundled once, in memory, from test/e2e/fixtures/widgets.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BetterWright } from "../../dist/client/index.js";
 import { cleanEnv, destroyHome, runCli, tempHome } from "../helpers/cli.js";
@@ -143,6 +143,15 @@ describe("real widgets, by typed operations", () => {
       await op("click", { target: refOf(listbox, 'option "Blueberry"') });
       expect(await result()).toBe("Result: blueberry");
     });
+  });
+
+  it("walks a cascader (Ant Design's) from region to country to city", async () => {
+    await open("/cascader/cascader");
+    await op("click", { target: refOf(await snapshot(), 'combobox "Ship to"') });
+    await op("click", { target: refOf(await snapshot(), 'menuitemcheckbox "Europe') });
+    await op("click", { target: refOf(await snapshot(), 'menuitemcheckbox "Germany') });
+    await op("click", { target: refOf(await snapshot(), 'menuitemcheckbox "Berlin') });
+    expect(await result()).toBe("Result: europe / germany / berlin");
   });
 
   it("fills and submits a search box inside a Lit component's shadow root", async () => {

@@ -8,11 +8,12 @@ import { build } from "esbuild";
 import { startServer, type TestServer } from "./http-server.js";
 
 const FIXTURES = fileURLToPath(new URL("../e2e/fixtures/widgets/", import.meta.url));
-const ENTRIES = ["mui.tsx", "radix.tsx", "virtual.tsx", "sortable.ts", "lit.ts"];
+const ENTRIES = ["mui.tsx", "radix.tsx", "cascader.tsx", "virtual.tsx", "sortable.ts", "lit.ts"];
 /** React widgets, one per page: `/mui/select` renders the MUI select alone. */
 export const REACT_WIDGETS = {
   mui: ["select", "date-picker", "modal", "table", "tabs", "switch", "combobox"],
   radix: ["dialog", "listbox"],
+  cascader: ["cascader"],
   virtual: ["list"],
 } as const;
 
