@@ -119,7 +119,7 @@ export class SessionRegistry {
     private readonly worker: WorkerSupervisor,
     private readonly now: () => number = Date.now,
     private readonly finishEnvelope: EnvelopeFinisher = async (envelope) => envelope,
-    private readonly filterOutput: OutputFilter = (outcome, snippet) => ({ outcome, snippet }),
+    private readonly filterOutput: OutputFilter = ({ textContext: _context, ...outcome }, snippet) => ({ outcome, snippet }),
     private readonly limits: LimitSettings = LIMIT_DEFAULTS,
     /** Isolated sessions' contexts and saved states. */
     private readonly contexts?: SessionContexts,

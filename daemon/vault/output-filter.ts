@@ -31,10 +31,18 @@ function withheld(error: unknown): FilteredOutput {
   };
 }
 
+/** An operation's text cut out of a longer one, redacted across the cut; the context it came with goes no further. */
+function redactCutText(redactor: Redactor, outcome: WorkerOutcome): WorkerOutcome {
+  const { textContext, ...rest } = outcome;
+  const result = rest.result as { text?: unknown } | undefined;
+  if (textContext === undefined || typeof result?.text !== "string") return rest;
+  return { ...rest, result: { ...result, text: redactor.redactCut(result.text, textContext) } };
+}
+
 /** Redacts every field of a run's outcome and its snippet, or withholds both. */
 export function filterRunOutput(redactor: Redactor, outcome: WorkerOutcome, snippet: string): FilteredOutput {
   try {
-    return { outcome: redactor.redact(outcome), snippet: redactor.redactString(snippet) };
+    return { outcome: redactor.redact(redactCutText(redactor, outcome)), snippet: redactor.redactString(snippet) };
   } catch (error) {
     return withheld(error);
   }

@@ -2,6 +2,7 @@
 // a cursor, and the next call reads on through the same capture (immutable,
 // so a page that changed meanwhile cannot tear it). Captures live 30 s, at
 // most a few per page; a capture of a page that navigated since is stale.
+import { textContextAround, type TextContext } from "../../../../shared/envelope.js";
 import { BwError } from "../../../../shared/errors.js";
 
 export const CAPTURE_TTL_MS = 30_000;
@@ -25,6 +26,8 @@ export interface CapturePart {
   offset: number;
   totalChars: number;
   cursor?: string;
+  /** The capture around `text`: the daemon redacts across the cut with it (never part of the answer). */
+  context: TextContext;
 }
 
 export class CaptureStore {
@@ -70,10 +73,10 @@ export class CaptureStore {
   private part(capture: Capture, offset: number, maxChars: number): CapturePart {
     const { text } = capture;
     const totalChars = text.length;
-    if (totalChars - offset <= maxChars) return { text: text.slice(offset), offset, totalChars };
+    if (totalChars - offset <= maxChars) return { text: text.slice(offset), offset, totalChars, context: textContextAround(text, offset, totalChars) };
     const lineEnd = text.lastIndexOf("\n", offset + maxChars);
     const end = lineEnd > offset ? lineEnd : offset + maxChars;
     const next = text[end] === "\n" ? end + 1 : end;
-    return { text: text.slice(offset, end), offset, totalChars, cursor: `${capture.pageId}.${capture.id}.${next}` };
+    return { text: text.slice(offset, end), offset, totalChars, cursor: `${capture.pageId}.${capture.id}.${next}`, context: textContextAround(text, offset, end) };
   }
 }
