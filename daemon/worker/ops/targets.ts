@@ -1,15 +1,17 @@
 // Turns an operation's target into what it acts on. A ref resolves only
 // against the session's latest snapshot, on the page and the document that
 // snapshot was taken on, and to the one element it named then (an element
-// handle: it can never be re-resolved to another element); anything else is
-// STALE_REF at once. A locator that matches several elements is
-// LOCATOR_AMBIGUOUS before anything is done.
+// handle: it can never be re-resolved to another element) while that element
+// keeps the role and name the snapshot showed; anything else is STALE_REF at
+// once. A locator that matches several elements is LOCATOR_AMBIGUOUS before
+// anything is done.
 import type { ElementHandle, Locator, Page } from "playwright-core";
 import { BwError } from "../../../shared/errors.js";
 import { describeTarget, type Target } from "../../../shared/operations/index.js";
 import type { OpContext } from "./op-context.js";
 import { opError } from "./op-errors.js";
 import { alive } from "./page-state.js";
+import { assertSameMeaning } from "./ref-meaning.js";
 import { describeNode, findRef } from "./snapshot/aria-render.js";
 
 /** The parts of Locator and ElementHandle the operations call (both have them). */
@@ -73,6 +75,7 @@ async function resolveRef(ctx: OpContext, page: Page, pageId: string, ref: strin
   const handle = handles[0]!;
   ctx.defer(() => handle.dispose());
   const node = findRef(binding.tree, ref);
+  if (node) await assertSameMeaning(page, ref, node, ctx.run.remainingMs());
   return { kind: "element", element: handle as unknown as Actionable, locator, ref, describe: node ? describeNode(node) : ref };
 }
 

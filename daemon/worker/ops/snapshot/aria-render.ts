@@ -288,7 +288,12 @@ export function findRef(tree: AriaTree, ref: string): AriaNode | undefined {
   return undefined;
 }
 
+/** `button "Sign in"`: an element's role and accessible name. */
+export function describeRole(node: { role: string; name?: string | undefined }): string {
+  return `${node.role}${node.name ? ` ${quoted(node.name)}` : ""}`;
+}
+
 /** `button "Sign in" [e12]`: how results name a ref's element. */
 export function describeNode(node: AriaNode): string {
-  return `${node.role}${node.name ? ` ${quoted(node.name)}` : ""} [${node.ref}]`;
+  return `${describeRole(node)} [${node.ref}]`;
 }
