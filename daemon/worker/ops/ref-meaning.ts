@@ -12,13 +12,20 @@ const UNQUERIED_ROLES: ReadonlySet<string> = new Set(["generic", "iframe"]);
 
 type Role = Parameters<Page["getByRole"]>[0];
 
-/** Whether the element behind `ref` is still what the snapshot named it; STALE_REF naming both when not. */
-export async function assertSameMeaning(page: Page, ref: string, node: AriaNode, timeoutMs: number): Promise<void> {
-  if (UNQUERIED_ROLES.has(node.role) && !node.name) return;
-  const element = page.getByRef(ref);
-  const scoped = element.locator("xpath=..").getByRole(node.role as Role, { name: node.name ? node.name : /^$/, exact: true }).and(page.getByRef(ref));
-  if ((await scoped.count().catch(() => 0)) === 1) return;
-  const now = await describeNow(element, timeoutMs);
+/** The cheap answer: whether the element behind `ref` still has the snapshot's role and name (false also when it cannot tell). */
+export async function meaningHolds(page: Page, ref: string, node: AriaNode): Promise<boolean> {
+  if (UNQUERIED_ROLES.has(node.role) && !node.name) return true;
+  const scoped = page.getByRef(ref).locator("xpath=..").getByRole(node.role as Role, { name: node.name ? node.name : /^$/, exact: true }).and(page.getByRef(ref));
+  return (await scoped.count().catch(() => 0)) === 1;
+}
+
+/**
+ * Whether the element behind `ref` is still what the snapshot named it; STALE_REF naming both when not.
+ * `early` is meaningHolds started alongside the ref's lookup: its yes is final; a no is asked again.
+ */
+export async function assertSameMeaning(page: Page, ref: string, node: AriaNode, timeoutMs: number, early?: Promise<boolean>): Promise<void> {
+  if ((await early) === true || (await meaningHolds(page, ref, node))) return;
+  const now = await describeNow(page.getByRef(ref), timeoutMs);
   if (now !== undefined && now.role === node.role && (now.name ?? "") === (node.name ?? "")) return;
   const was = describeRole(node);
   const is = now === undefined ? "no longer shown (hidden or removed)" : `now ${describeRole(now)}`;
