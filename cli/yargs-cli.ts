@@ -12,6 +12,7 @@ import { replCommand } from "./commands/repl.js";
 import { sessionCommand } from "./commands/session.js";
 import { serveCommand } from "./commands/serve.js";
 import { sessionsCommand } from "./commands/sessions.js";
+import { skillCommand } from "./commands/skill.js";
 import { setupCommand } from "./commands/setup.js";
 import { stateCommand } from "./commands/state.js";
 import { transcriptCommand } from "./commands/transcript.js";
@@ -46,6 +47,7 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     .command(stateCommand(ctx))
     .command(serveCommand(ctx))
     .command(mcpCommand(ctx))
+    .command(skillCommand(ctx))
     .demandCommand(1, "name a command")
     .strict()
     .help()

@@ -17,7 +17,8 @@ import { layoutFor } from "../../shared/paths.js";
 import { policyPreset, postureName } from "../../shared/network-policy/index.js";
 import { ensurePrivateDir, writeFileAtomic } from "../../shared/secure-fs.js";
 import { createApp } from "./app.js";
-import { checkListen, loopbackHosts, type ListenAddress } from "./listen.js";
+import { answeredHosts, checkListen, type ListenAddress } from "../front-door/listener.js";
+import { SERVE_LISTEN } from "./listen.js";
 import { LiveLogins } from "./live-login.js";
 import { LiveView } from "./live-view.js";
 import { loadHono } from "./hono-kit.js";
@@ -83,7 +84,7 @@ function assertNotServing(record: string): void {
 }
 
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
-  checkListen(options.listen, options.allowRemote);
+  checkListen(options.listen, options.allowRemote, SERVE_LISTEN);
   const config = serveDaemonSettings(options.config, options.serve);
   const { home, profile } = config.settings;
   assertNotServing(path.join(home, "serve", "profiles", profile, "serve.json"));
@@ -122,7 +123,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       server = kit.listen({ fetch: app.fetch, hostname: options.listen.host, port: options.listen.port }, resolve);
       server.once("error", reject);
     });
-    hosts = loopbackHosts(options.listen, info.port);
+    hosts = answeredHosts(options.listen, info.port);
     const shown = options.listen.host.includes(":") ? `[${options.listen.host}]` : options.listen.host;
     const url = `http://${shown}:${info.port}`;
     ensurePrivateDir(home);
