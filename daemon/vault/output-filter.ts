@@ -31,11 +31,20 @@ function withheld(error: unknown): FilteredOutput {
   };
 }
 
-/** An operation's text cut out of a longer one, redacted across the cut; the context it came with goes no further. */
+/**
+ * The text the worker cut out of a longer one (an operation's `result.text`, or
+ * the preview of a result too large to cross), redacted across the cut; the
+ * context it came with goes no further.
+ */
 function redactCutText(redactor: Redactor, outcome: WorkerOutcome): WorkerOutcome {
   const { textContext, ...rest } = outcome;
+  if (textContext === undefined) return rest;
+  if (rest.truncated && typeof rest.preview === "string") {
+    const cut = rest.preview.endsWith("…") ? rest.preview.slice(0, -1) : rest.preview;
+    return { ...rest, preview: `${redactor.redactCut(cut, textContext)}…` };
+  }
   const result = rest.result as { text?: unknown } | undefined;
-  if (textContext === undefined || typeof result?.text !== "string") return rest;
+  if (typeof result?.text !== "string") return rest;
   return { ...rest, result: { ...result, text: redactor.redactCut(result.text, textContext) } };
 }
 

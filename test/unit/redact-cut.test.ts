@@ -4,7 +4,9 @@
 // is withheld rather than trusted.
 import { describe, expect, it } from "vitest";
 import { CUT_CONTEXT_CHARS, textContextAround } from "../../shared/envelope.js";
+import { filterRunOutput } from "../../daemon/vault/output-filter.js";
 import { REDACTED, Redactor } from "../../daemon/vault/redactor.js";
+import { boundResult, RESULT_PREVIEW_CHARS } from "../../daemon/worker/result-bound.js";
 import { longestSpellingChars } from "../../daemon/vault/secret-spellings.js";
 
 const SECRET = "pa$$ w&rd<42>";
@@ -59,5 +61,21 @@ describe("Redactor.redactCut", () => {
   it("bounds a secret's widest spelling above each spelling the redactor knows", () => {
     for (const spelled of spellings) expect(longestSpellingChars(SECRET)).toBeGreaterThanOrEqual(spelled.length);
     expect(longestSpellingChars("abc")).toBeLessThan(CUT_CONTEXT_CHARS);
+  });
+
+  it("redacts the preview of a result too large to cross as the whole result would be", () => {
+    const r = redactorWith(SECRET);
+    const spelled = JSON.stringify(SECRET).slice(1, -1);
+    for (let shift = -1; shift <= spelled.length + 1; shift++) {
+      // The secret's JSON spelling starts `shift` characters before the preview's end.
+      const filler = "x".repeat(RESULT_PREVIEW_CHARS - 1 - shift);
+      const result = `${filler}${SECRET}${"y".repeat(50_000)}`;
+      const bounded = boundResult({ ok: true, result, console: [], pages: [], artifacts: [], warnings: [] }, 10_000);
+      expect(bounded.truncated).toBe(true);
+      const { outcome } = filterRunOutput(r, bounded, "");
+      expect(outcome.textContext).toBeUndefined();
+      expect(pieces(outcome.preview!, spelled), `shift ${shift}`).toEqual([]);
+      if (shift > 0 && shift < spelled.length) expect(outcome.preview!.endsWith(`${REDACTED}…`)).toBe(true);
+    }
   });
 });

@@ -46,7 +46,8 @@ export function operationRun(name: string, rawArgs: unknown): { start: OpStart; 
     finish: (outcome) => ({
       ...outcome,
       ...(secretArgs.length > 0 ? { secretArgs } : {}),
-      ...(textContext !== undefined && outcome.ok ? { textContext } : {}),
+      // A result cut to a preview on its way out carries the preview's context instead.
+      ...(textContext !== undefined && outcome.ok && !outcome.truncated ? { textContext } : {}),
     }),
   };
 }
