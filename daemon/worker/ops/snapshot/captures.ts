@@ -30,6 +30,15 @@ export interface CapturePart {
   context: TextContext;
 }
 
+/**
+ * Where to cut a capture too long to keep: at the last line end within `max`, so that no line (and so
+ * no secret on it, which the daemon must see whole to redact) is cut in two; mid-line only when one line is longer.
+ */
+function lastLineEnd(text: string, max: number): number {
+  const end = text.lastIndexOf("\n", max);
+  return end > 0 ? end : max;
+}
+
 export class CaptureStore {
   private readonly captures: Capture[] = [];
   private nextId = 1;
@@ -44,7 +53,7 @@ export class CaptureStore {
   /** Keeps `text` and answers its first part. */
   add(pageId: string, document: number, text: string, maxChars: number): CapturePart {
     this.prune();
-    const kept = text.length > MAX_CAPTURE_CHARS ? `${text.slice(0, MAX_CAPTURE_CHARS)}\n[capture cut at ${MAX_CAPTURE_CHARS} characters]` : text;
+    const kept = text.length > MAX_CAPTURE_CHARS ? `${text.slice(0, lastLineEnd(text, MAX_CAPTURE_CHARS))}\n[capture cut at ${MAX_CAPTURE_CHARS} characters]` : text;
     const capture: Capture = { pageId, id: this.nextId++, text: kept, document, at: this.now() };
     const mine = this.captures.filter((c) => c.pageId === pageId);
     if (mine.length >= MAX_CAPTURES_PER_PAGE) this.captures.splice(this.captures.indexOf(mine[0]!), 1);
