@@ -2,6 +2,7 @@
 // answer is cut (a snapshot page and the one its cursor continues with, or
 // `read --max-chars`), the part of the secret on each side of the cut shows as
 // [REDACTED], over the CLI and over MCP, and no transcript holds a piece of it.
+// An observed console line the worker cuts keeps the secret whole or drops it.
 import { randomInt } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,7 +38,11 @@ describe("a secret cut across an answer's boundary", () => {
 
   beforeAll(async () => {
     home = tempHome("bw-cuts-");
-    server = await startServer({ "/show": `<title>Show</title><p>${filler} ${secret} end of the line</p>` });
+    server = await startServer({
+      "/show": `<title>Show</title><p>${filler} ${secret} end of the line</p>`,
+      // Console lines whose secret straddles the 2,000-character cut of an observed entry, at every position.
+      "/log": `<title>Log</title><script>for (let at = 0; at <= ${secret.length}; at++) console.log("w ".repeat(1000).slice(0, 1999 - at) + " " + ${JSON.stringify(secret)} + " tail")</script>`,
+    });
     const added = await runCli(["vault", "add", "--site", `${server.url}/show`, "--username", "alice", "--json"], { home, input: secret });
     expect(added.code).toBe(0);
     expect((await op("navigate", `${server.url}/show`)).ok).toBe(true);
@@ -103,6 +108,17 @@ describe("a secret cut across an answer's boundary", () => {
       expect(piecesIn(JSON.stringify(await call("read", { maxChars: cut }))), `cut at ${cut}`).toEqual([]);
     }
   }, 240_000);
+
+  it("observe: a console line cut where the secret is keeps no piece of it", async () => {
+    expect((await op("navigate", `${server.url}/log`)).ok).toBe(true);
+    const observed = await op("observe", "console", "--limit", "50");
+    expect(observed.ok).toBe(true);
+    // Seventeen lines of 2,000 characters: the answer is spilled to a file, which is output too.
+    const spilled = observed.fullOutputPath ? readFileSync(observed.fullOutputPath, "utf8") : "";
+    const all = `${JSON.stringify(observed)}${spilled}`;
+    expect(all.split("w w w").length).toBeGreaterThan(secret.length);
+    expect(piecesIn(all)).toEqual([]);
+  }, 60_000);
 
   it("leaves no piece of the secret in the transcripts", () => {
     for (const session of ["cuts"]) {
