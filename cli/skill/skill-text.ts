@@ -57,7 +57,7 @@ betterwright snapshot -s task --diff             # only what changed since the l
   snapshot lines with their refs; or act by locator: \`betterwright click -s task --role button --name "Save"\` (also \`--text\`, \`--label\`,
   \`--placeholder\`, \`--test-id\`, \`--selector\`). A locator that matches several elements fails with \`LOCATOR_AMBIGUOUS\`.
 - A long snapshot or read comes in pages: the answer's \`cursor\` continues it (\`snapshot -s task --cursor C\`).
-- \`betterwright read -s task\` gives the page's text; \`screenshot -s task\` a PNG in the session's artifact folder (its path is in the result).
+- \`betterwright read -s task\` gives the page's text; \`screenshot -s task\` a PNG in the session's artifact folder (its path is in the result; \`screenshot -s task page.png\` also copies it there).
 - Passwords and vault secrets never appear in any answer.
 
 ## Operations

@@ -100,9 +100,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     if (options.serve.idleCloseSeconds + TTL_MARGIN_SECONDS > status.settings.sessionTtlSeconds) {
       options.log(`serve: the daemon closes idle sessions after ${status.settings.sessionTtlSeconds} s, before serve's idle close (${options.serve.idleCloseSeconds} s): such sessions close without saving their state`);
     }
-    const policy = postureName(status.settings.policy);
+    const effective = status.settings.policy;
+    // An allowed host lets through more than the public web too (a loopback port, say): not public-web then.
+    const posture = postureName(effective);
+    const policy = posture === "public-web" && effective.allowHosts.length > 0 ? "custom" : posture;
     if (policy !== "public-web") {
-      options.log(`serve: the network policy is ${policy}, not public-web: ${status.settings.policy.allowLoopback ? "loopback, " : ""}${status.settings.policy.allowPrivateNetwork ? "private networks, " : ""}${status.settings.policy.onlyPorts.length === 0 ? "any port" : `ports ${status.settings.policy.onlyPorts.join(", ")}`} reachable`);
+      const also = effective.allowHosts.length > 0 ? `; also allowed: ${effective.allowHosts.join(", ")}` : "";
+      options.log(`serve: the network policy is ${policy}, not public-web: ${effective.allowLoopback ? "loopback, " : ""}${effective.allowPrivateNetwork ? "private networks, " : ""}${effective.onlyPorts.length === 0 ? "any port" : `ports ${effective.onlyPorts.join(", ")}`} reachable${also}`);
     }
     const store = new RecordStore(home, profile);
     const artifactsRoot = layoutFor(home, profile).artifactsRoot;
