@@ -52,9 +52,8 @@ describe("bidi controls in output", () => {
   }, 60_000);
 
   it("escapes them in the live view's data", async () => {
-    // serve states its own policy: the CLI's daemon makes way for it.
-    await runCli(["close", "--all"], { home });
-    const served = await startServe(home, ["--allow-host", "127.0.0.1"]);
+    // A profile of its own: serve states its own policy, and the CLI's daemon stays as it is.
+    const served = await startServe(home, ["--profile", "live", "--allow-host", "127.0.0.1"]);
     try {
       const id = randomUUID();
       expect((await call(served, "POST", "/sessions", { body: { id, url: `${server.url}/` } })).status).toBe(201);
