@@ -43,9 +43,11 @@ export interface McpAgent {
   close(): Promise<void>;
 }
 
-interface Dialect {
+/** How one server spells each move: a tool and its arguments. */
+export interface Dialect {
   navigate: (url: string) => Call;
   snapshot: (target?: string) => Call;
+  /** The call that continues a cut snapshot answer, if it was cut. */
   next: (previous: string) => Call | undefined;
   find?: (text: string) => Call;
   click: (ref: string, element: string) => Call;
@@ -54,20 +56,23 @@ interface Dialect {
   read?: () => Call;
 }
 
-type Call = [tool: string, args: Record<string, unknown>];
+export type Call = [tool: string, args: Record<string, unknown>];
 
-const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> => Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+/** A connected server as the agent sees it: its tools/list result and tools/call. */
+export interface ToolServer {
+  list: { tools: readonly { name: string }[] };
+  call(name: string, args: Record<string, unknown>): Promise<{ content?: unknown; isError?: boolean }>;
+  close(): Promise<void>;
+}
 
-async function connect(name: string, version: string, command: string[], env: NodeJS.ProcessEnv, cwd: string, dialectFor: (tools: ReadonlySet<string>) => Dialect): Promise<McpAgent> {
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: command[0]!, args: command.slice(1), env: stringEnv(env), cwd, stderr: "ignore" }));
-  const list = await client.listTools();
-  const tools = new Set(list.tools.map((t) => t.name));
+/** The moves over a server, each call counted in the tally; a failed call throws with the server's words. */
+export function agentOver(name: string, version: string, server: ToolServer, dialectFor: (tools: ReadonlySet<string>) => Dialect): McpAgent {
+  const tools = new Set(server.list.tools.map((t) => t.name));
   const dialect = dialectFor(tools);
   const tally = emptyTally();
   const call = async ([tool, args]: Call): Promise<string> => {
-    const result = await client.callTool({ name: tool, arguments: args });
-    const content = (result.content ?? []) as ContentBlock[];
+    const result = await server.call(tool, args);
+    const content = (Array.isArray(result.content) ? result.content : []) as ContentBlock[];
     tally.calls += 1;
     tally.requestBytes += requestBytes(tool, args);
     tally.responseBytes += contentBytes(content);
@@ -87,7 +92,7 @@ async function connect(name: string, version: string, command: string[], env: No
   return {
     name,
     version,
-    listBytes: Buffer.byteLength(JSON.stringify(list), "utf8"),
+    listBytes: Buffer.byteLength(JSON.stringify(server.list), "utf8"),
     tools,
     tally,
     offers: (move) => dialect[move] !== undefined,
@@ -102,8 +107,17 @@ async function connect(name: string, version: string, command: string[], env: No
       return answers.join("\n");
     },
     read: () => (dialect.read ? call(dialect.read()) : snapshot()),
-    close: () => client.close(),
+    close: () => server.close(),
   };
+}
+
+const stringEnv = (env: NodeJS.ProcessEnv): Record<string, string> => Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+
+/** Starts a server over stdio with the official client. */
+async function connect(command: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<ToolServer> {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: command[0]!, args: command.slice(1), env: stringEnv(env), cwd, stderr: "ignore" }));
+  return { list: await client.listTools(), call: (name, args) => client.callTool({ name, arguments: args }), close: () => client.close() };
 }
 
 const folder = (dir: string, name: string): string => {
@@ -112,22 +126,26 @@ const folder = (dir: string, name: string): string => {
   return f;
 };
 
+/** betterwright's tools: find and fill_form when served, snapshot parts by their cursor. */
+export const betterwrightDialect = (tools: ReadonlySet<string>): Dialect => ({
+  navigate: (url) => ["navigate", { url }],
+  snapshot: (target) => ["snapshot", target === undefined ? {} : { target }],
+  next: (previous) => {
+    const cursor = cursorOf(previous);
+    return cursor === undefined ? undefined : ["snapshot", { cursor }];
+  },
+  ...(tools.has("find") ? { find: (text: string): Call => ["find", { query: text }] } : {}),
+  click: (ref) => ["click", { target: ref }],
+  fill: (field) => ["fill", { target: field.ref, value: field.value }],
+  ...(tools.has("fill_form") ? { fillForm: (fields: readonly Field[]): Call => ["fill_form", { fields: fields.map((f) => ({ target: f.ref, value: f.value })) }] } : {}),
+  ...(tools.has("read") ? { read: (): Call => ["read", {}] } : {}),
+});
+
 /** `betterwright mcp` with its default tools, on a home of its own. */
-export function betterwrightAgent(setup: ToolSetup & { cli: string; version: string }): Promise<McpAgent> {
+export async function betterwrightAgent(setup: ToolSetup & { cli: string; version: string }): Promise<McpAgent> {
   const env = { ...setup.baseEnv, BETTERWRIGHT_HOME: betterwrightHome(setup.dir), BETTERWRIGHT_BROWSER: setup.browser };
-  return connect("betterwright", setup.version, [process.execPath, setup.cli, "mcp"], env, folder(setup.dir, "ws"), (tools) => ({
-    navigate: (url) => ["navigate", { url }],
-    snapshot: (target) => ["snapshot", target === undefined ? {} : { target }],
-    next: (previous) => {
-      const cursor = cursorOf(previous);
-      return cursor === undefined ? undefined : ["snapshot", { cursor }];
-    },
-    ...(tools.has("find") ? { find: (text: string): Call => ["find", { query: text }] } : {}),
-    click: (ref) => ["click", { target: ref }],
-    fill: (field) => ["fill", { target: field.ref, value: field.value }],
-    ...(tools.has("fill_form") ? { fillForm: (fields: readonly Field[]): Call => ["fill_form", { fields: fields.map((f) => ({ target: f.ref, value: f.value })) }] } : {}),
-    ...(tools.has("read") ? { read: (): Call => ["read", {}] } : {}),
-  }));
+  const server = await connect([process.execPath, setup.cli, "mcp"], env, folder(setup.dir, "ws"));
+  return agentOver("betterwright", setup.version, server, betterwrightDialect);
 }
 
 export const betterwrightHome = (dir: string): string => path.join(dir, "home");
@@ -138,25 +156,29 @@ export function playwrightCore(): { dir: string; version: string } {
   return { dir: path.dirname(file), version: (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version };
 }
 
+/** Playwright MCP's tools: browser_find and browser_fill_form when served; no read, no cut snapshots. */
+export const playwrightMcpDialect = (tools: ReadonlySet<string>): Dialect => ({
+  navigate: (url) => ["browser_navigate", { url }],
+  snapshot: (target) => ["browser_snapshot", target === undefined ? {} : { target }],
+  next: () => undefined,
+  ...(tools.has("browser_find") ? { find: (text: string): Call => ["browser_find", { text }] } : {}),
+  click: (ref, element) => ["browser_click", { target: ref, element }],
+  fill: (field) => ["browser_type", { target: field.ref, element: field.name, text: field.value }],
+  ...(tools.has("browser_fill_form")
+    ? { fillForm: (fields: readonly Field[]): Call => ["browser_fill_form", { fields: fields.map((f) => ({ target: f.ref, name: f.name, type: "textbox", value: f.value })) }] }
+    : {}),
+});
+
 /**
  * Playwright's own MCP server (`playwright-core/cli.js mcp`) with its default
  * tools: headless, on the same browser binary, its profile in memory
  * (--isolated), unsandboxed as betterwright runs Chromium.
  */
-export function playwrightMcpAgent(setup: ToolSetup): Promise<McpAgent> {
+export async function playwrightMcpAgent(setup: ToolSetup): Promise<McpAgent> {
   const core = playwrightCore();
   const home = folder(setup.dir, "home");
   const env: NodeJS.ProcessEnv = { ...setup.baseEnv, HOME: home, TMPDIR: folder(setup.dir, "tmp"), XDG_CACHE_HOME: path.join(home, ".cache"), NO_UPDATE_NOTIFIER: "1" };
   const command = [process.execPath, path.join(core.dir, "cli.js"), "mcp", "--headless", "--isolated", "--no-sandbox", "--executable-path", setup.browser];
-  return connect("Playwright MCP", core.version, command, env, folder(setup.dir, "ws"), (tools) => ({
-    navigate: (url) => ["browser_navigate", { url }],
-    snapshot: (target) => ["browser_snapshot", target === undefined ? {} : { target }],
-    next: () => undefined,
-    ...(tools.has("browser_find") ? { find: (text: string): Call => ["browser_find", { text }] } : {}),
-    click: (ref, element) => ["browser_click", { target: ref, element }],
-    fill: (field) => ["browser_type", { target: field.ref, element: field.name, text: field.value }],
-    ...(tools.has("browser_fill_form")
-      ? { fillForm: (fields: readonly Field[]): Call => ["browser_fill_form", { fields: fields.map((f) => ({ target: f.ref, name: f.name, type: "textbox", value: f.value })) }] }
-      : {}),
-  }));
+  const server = await connect(command, env, folder(setup.dir, "ws"));
+  return agentOver("Playwright MCP", core.version, server, playwrightMcpDialect);
 }

@@ -77,8 +77,8 @@ export function refInside(text: string, needle: string, role: string, label: str
   return undefined;
 }
 
-/** The cursor a cut snapshot answer names for its next part (`… cursor "p1.1.7984"`), if any. */
+/** The cursor a cut snapshot answer names for its next part (`cursor "p1.1.7984"`, `"cursor":"p1.1.7984"`, `cursor: "…"`), if any. */
 export function cursorOf(text: string): string | undefined {
-  const matches = [...text.matchAll(/\bcursor\b[^"\n]*"([^"\s]+)"/g)];
+  const matches = [...text.matchAll(/\bcursor\b"?\s*[:=]?\s*"([^"\s]+)"/g)];
   return matches[matches.length - 1]?.[1];
 }

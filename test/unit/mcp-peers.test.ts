@@ -77,6 +77,8 @@ describe("reading refs from a snapshot", () => {
     expect(cursorOf('- row [e507]: …\n[page p1 · http://127.0.0.1:1/agent/table · 2419 refs · 37614 characters in all, more: call snapshot with cursor "p1.1.7984"]')).toBe("p1.1.7984");
     expect(cursorOf("- heading \"Hi\" [e2]\n[page p1 · http://127.0.0.1:1/ · 4 refs]")).toBeUndefined();
     expect(cursorOf('- link "Home" [ref=e4] [cursor=pointer]:')).toBeUndefined();
+    expect(cursorOf('{"text":"…","cursor":"p1.2.8000"}')).toBe("p1.2.8000");
+    expect(cursorOf('more: cursor: "p1.3.16000"')).toBe("p1.3.16000");
   });
 });
 
