@@ -43,6 +43,8 @@ import type { WorkerLink } from "./worker-host/process.js";
 
 export interface ConnectionContext {
   greeted: boolean;
+  /** Said at hello: this connection may use betterwright serve's session and state names. */
+  serveNames?: boolean;
 }
 
 export interface DaemonOptions {
