@@ -34,7 +34,8 @@ export function resultText(tool: string, result: unknown): string {
     const facts = [`page ${String(r.pageId)}`, String(r.url), `${String(r.refs)} refs`];
     if (typeof r.cursor === "string") facts.push(`${String(r.totalChars)} characters in all, more: call snapshot with cursor "${r.cursor}"`);
     const diff = asFields(r.diff);
-    if (diff) facts.push(diff.baseline ? "no previous snapshot: all of it" : `diff: ${String(diff.added)} added, ${String(diff.removed)} removed`);
+    // `baseline` says a previous snapshot was there to diff against; without one the text is all of it.
+    if (diff) facts.push(diff.baseline ? `diff: ${String(diff.added)} added, ${String(diff.removed)} removed` : `all of it: ${String(diff.reason ?? "no previous snapshot")}`);
     return `${r.text}\n[${facts.join(" · ")}]`;
   }
   if (tool === "find" && r && Array.isArray(r.matches)) {
