@@ -58,3 +58,33 @@ export function isElementGone(message: string): boolean {
 export function isNavigationError(message: string): boolean {
   return NAVIGATION_ERROR.test(message);
 }
+
+/** An action's call log: the element that took the pointer instead of the target (`<div id="overlay">…</div> intercepts pointer events`). */
+const INTERCEPTS = /^\s*-?\s*(.+?) intercepts pointer events\s*$/m;
+/** The action's input was sent (`performing click action`): repeating it could act twice. */
+const PERFORMED = /\bperforming \w+ action\b/;
+/** The action was done; what timed out was the wait for the navigation it scheduled. */
+const ACTION_DONE = /^\s*(?!trial )\w+ action done\s*$/m;
+
+/** A message without the ANSI colours Playwright gives its call log. */
+export function withoutColours(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  return message.replace(/\u001b\[[0-9;]*m/g, "");
+}
+
+/** What covered the target, as the call log describes it. */
+export function interceptingElement(message: string): string | undefined {
+  return INTERCEPTS.exec(withoutColours(message))?.[1]?.trim();
+}
+
+export function actionPerformed(message: string): boolean {
+  return PERFORMED.test(message);
+}
+
+export function actionDone(message: string): boolean {
+  return ACTION_DONE.test(withoutColours(message));
+}
+
+export function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === "TimeoutError";
+}

@@ -10,6 +10,8 @@ import { describeTarget, type Target } from "../../../shared/operations/index.js
 import type { OpContext } from "./op-context.js";
 import { opError } from "./op-errors.js";
 import { alive } from "./page-state.js";
+import { isTimeout } from "../playwright-errors.js";
+import { safeUrl } from "./observe/safe-url.js";
 import { describeNode, findRef } from "./snapshot/aria-render.js";
 
 /** The parts of Locator and ElementHandle the operations call (both have them). */
@@ -89,6 +91,26 @@ export function locatorFor(page: Page, target: Exclude<Target, { ref: string } |
   return page.locator(target.selector);
 }
 
+/** The short element wait, once the page has loaded (a page still loading may yet show the element). */
+export async function elementWait(ctx: OpContext, page: Page): Promise<number> {
+  await page.waitForLoadState("load", { timeout: ctx.run.remainingMs() }).catch(() => {});
+  return Math.max(1, Math.min(ctx.elementWaitMs, ctx.run.remainingMs()));
+}
+
+/**
+ * Waits a short while for a locator that matches nothing: until the page has loaded (within the budget), then
+ * `elementWaitMs`. Nothing there by then is ELEMENT_NOT_FOUND, rather than the whole budget spent on it.
+ */
+async function appears(ctx: OpContext, page: Page, pageId: string, locator: Locator, describe: string): Promise<void> {
+  const waitMs = await elementWait(ctx, page);
+  try {
+    await locator.waitFor({ state: "attached", timeout: waitMs });
+  } catch (error) {
+    if (!isTimeout(error)) throw opError(error, { target: describe });
+    throw new BwError("ELEMENT_NOT_FOUND", `no element matches ${describe} on page ${pageId} (${safeUrl(page.url())}) after ${waitMs} ms; nothing was done: take a snapshot (or find a word of it) to see what the page shows, then use a ref`, { details: { waitedMs: waitMs } });
+  }
+}
+
 /** Resolves a target on the session's active page. */
 export async function resolveTarget(ctx: OpContext, target: Target, allow: { point?: boolean } = {}): Promise<Resolved> {
   const pageId = ctx.pages.active();
@@ -106,7 +128,8 @@ export async function resolveTarget(ctx: OpContext, target: Target, allow: { poi
   } catch (error) {
     throw opError(error, { target: describe });
   }
-  // Zero may still appear (the action waits for it); several never act on the first.
+  // Zero may still appear, within the short element wait; several never act on the first.
+  if (count === 0) await appears(ctx, page, pageId, locator, describe);
   if (count > 1) {
     throw new BwError("LOCATOR_AMBIGUOUS", `${describe} matches ${count} elements; make it unique (an exact name, a ref from a snapshot)`, { details: { count } });
   }
