@@ -69,14 +69,14 @@ export function envelopeNotes(envelope: Envelope, withPages: boolean): string[] 
 const SAYS_WHERE = new Set(["snapshot", "find", "read", "tabs", "navigate", "back", "forward", "reload"]);
 
 /** The tool result of an envelope: its error (with the code and next step), or its result and notes. */
-export function envelopeResult(tool: string, envelope: Envelope): CallResult {
+export function envelopeResult(tool: string, envelope: Envelope, page: (text: string) => string = (text) => text): CallResult {
   if (!envelope.ok) {
     const failed = errorResult(envelope.error ?? { code: "INTERNAL_ERROR", message: "the run failed without an error", retryable: false });
     const notes = envelopeNotes(envelope, false);
     if (notes.length > 0) failed.content.push({ type: "text", text: notes.join("\n") });
     return failed;
   }
-  const body = envelope.truncated ? String(envelope.preview ?? "") : resultText(tool, envelope.result);
+  const body = envelope.truncated ? String(envelope.preview ?? "") : page(resultText(tool, envelope.result));
   const notes = envelopeNotes(envelope, !SAYS_WHERE.has(tool));
   return { content: [{ type: "text", text: notes.length > 0 ? `${body}\n\n${notes.join("\n")}` : body }] };
 }

@@ -3,6 +3,7 @@
 // arguments (plus `session`), with its kinds, choices, bounds and required
 // ones; the default list stays small; a schema-valid call is what the table's
 // validator accepts.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { checkOperationArgs, OPERATIONS, TARGET_KINDS, checkTarget } from "../../shared/operations/index.js";
 import { allTools, CORE_LIST_MAX_CHARS, CORE_TOOLS, selectTools } from "../../client/mcp/tools.js";
@@ -76,6 +77,20 @@ describe("MCP tools from the operation table", () => {
     console.log(`tools/list JSON: core ${core.length} tools, ${chars} characters (~${Math.round(chars / 4)} tokens); all ${all.length} tools, ${listChars(all)} characters`);
     expect(chars).toBeLessThanOrEqual(CORE_LIST_MAX_CHARS);
     expect(listChars(all)).toBeGreaterThan(chars);
+  });
+
+  it("has docs/mcp.md quote the lists' tool counts and sizes as the code makes them, and name the core set", () => {
+    const doc = readFileSync(new URL("../../docs/mcp.md", import.meta.url), "utf8");
+    const figures = (label: string) => {
+      const row = doc.split("\n").find((l) => l.startsWith(`| betterwright \`${label}\``));
+      const cells = row?.split("|").map((c) => c.trim()) ?? [];
+      return { tools: Number(cells[2]), chars: Number(/^[\d,]+/.exec(cells[3] ?? "")?.[0].replace(/,/g, "")) };
+    };
+    const core = selectTools("core");
+    expect(figures("core")).toEqual({ tools: core.length, chars: listChars(core) });
+    expect(figures("--tools all")).toEqual({ tools: all.length, chars: listChars(all) });
+    const coreSentence = doc.slice(doc.indexOf("The core set:"), doc.indexOf("\n\n", doc.indexOf("The core set:")));
+    expect([...coreSentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual([...CORE_TOOLS].sort());
   });
 
   it("selects tools by core, all or name, and refuses unknown ones", () => {
