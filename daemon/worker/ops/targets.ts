@@ -4,7 +4,7 @@
 // handle: it can never be re-resolved to another element); anything else is
 // STALE_REF at once. A locator that matches several elements is
 // LOCATOR_AMBIGUOUS before anything is done.
-import type { ElementHandle, Locator, Page } from "playwright-core";
+import type { ElementHandle, Frame, JSHandle, Locator, Page } from "playwright-core";
 import { BwError } from "../../../shared/errors.js";
 import { describeTarget, type Target } from "../../../shared/operations/index.js";
 import type { OpContext } from "./op-context.js";
@@ -29,6 +29,7 @@ export interface Actionable {
   scrollIntoViewIfNeeded(options?: object): Promise<void>;
   boundingBox(options?: object): Promise<{ x: number; y: number; width: number; height: number } | null>;
   evaluate<R>(fn: (element: any) => R): Promise<R>;
+  evaluateHandle(fn: (element: any) => unknown): Promise<JSHandle>;
 }
 
 export type Resolved =
@@ -79,7 +80,7 @@ async function resolveRef(ctx: OpContext, page: Page, pageId: string, ref: strin
 }
 
 /** A Playwright locator for a semantic target; the target's strings are passed as data, never spliced into a selector. */
-export function locatorFor(page: Page, target: Exclude<Target, { ref: string } | { x: number }>): Locator {
+export function locatorFor(page: Page | Frame, target: Exclude<Target, { ref: string } | { x: number }>): Locator {
   if ("role" in target) {
     const options = { exact: target.exact ?? true, ...(target.name === undefined ? {} : { name: target.name }) };
     return page.getByRole(target.role as Parameters<Page["getByRole"]>[0], options);
@@ -111,6 +112,20 @@ async function appears(ctx: OpContext, page: Page, pageId: string, locator: Loca
   }
 }
 
+/** The target's matches in the page's frames (open shadow roots are pierced already): the first frame's locator, and how many in all. */
+async function inFrames(page: Page, target: Exclude<Target, { ref: string } | { x: number }>): Promise<[Locator, number] | undefined> {
+  let found: Locator | undefined;
+  let total = 0;
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    const locator = locatorFor(frame, target);
+    const count = await locator.count().catch(() => 0);
+    if (count > 0 && found === undefined) found = locator;
+    total += count;
+  }
+  return found === undefined ? undefined : [found, total];
+}
+
 /** Resolves a target on the session's active page. */
 export async function resolveTarget(ctx: OpContext, target: Target, allow: { point?: boolean } = {}): Promise<Resolved> {
   const pageId = ctx.pages.active();
@@ -121,10 +136,12 @@ export async function resolveTarget(ctx: OpContext, target: Target, allow: { poi
     if (!allow.point) throw new BwError("INVALID_ARGUMENT", `args.target: this operation needs an element, not ${describe}`);
     return { kind: "point", x: target.x, y: target.y, describe };
   }
-  const locator = locatorFor(page, target);
+  let locator = locatorFor(page, target);
   let count: number;
   try {
     count = await locator.count();
+    // Not in the page's own document: in its frames, as a person sees them (a payment or consent iframe).
+    if (count === 0) [locator, count] = (await inFrames(page, target)) ?? [locator, 0];
   } catch (error) {
     throw opError(error, { target: describe });
   }

@@ -9,6 +9,7 @@ import type { OpContext } from "../op-context.js";
 import { mapErrors, opError } from "../op-errors.js";
 import { actionDone, actionPerformed, interceptingElement, isTimeout } from "../../playwright-errors.js";
 import { handle } from "../handler.js";
+import { checkable } from "../checkable.js";
 import { isPasswordField, resolveElement, resolveTarget, type Actionable, type Resolved } from "../targets.js";
 
 type Element = Exclude<Resolved, { kind: "point" }>;
@@ -44,6 +45,12 @@ async function pointer(ctx: OpContext, resolved: Element, act: (element: Actiona
     if (actionPerformed(message)) throw opError(error, scope);
     await mapErrors(scope, () => act(resolved.element, budget(ctx)));
   }
+  return { target: resolved.describe };
+}
+
+/** check or uncheck where a person would click for it; the result names the target as given. */
+async function checkOrUncheck(ctx: OpContext, resolved: Element, checked: boolean): Promise<ActionResult> {
+  await pointer(ctx, await checkable(ctx, resolved), (el, timeout) => (checked ? el.check(timeout) : el.uncheck(timeout)));
   return { target: resolved.describe };
 }
 
@@ -137,7 +144,7 @@ export const interactionHandlers = [
     for (const [i, { field, resolved }] of fields.entries()) {
       if (typeof field.value === "boolean") {
         const checked = field.value;
-        await pointer(ctx, resolved, (el, timeout) => (checked ? el.check(timeout) : el.uncheck(timeout)));
+        await checkOrUncheck(ctx, resolved, checked);
       } else {
         const value = field.value;
         await secretIf(ctx, resolved, `fields.${i}.value`);
@@ -152,8 +159,8 @@ export const interactionHandlers = [
     await on(resolved, async (el) => { selected = await el.selectOption(args.values, budget(ctx)); });
     return { target: resolved.describe, selected };
   }),
-  handle(Ops.check, async (ctx, args) => pointer(ctx, await resolveElement(ctx, args.target), (el, timeout) => el.check(timeout))),
-  handle(Ops.uncheck, async (ctx, args) => pointer(ctx, await resolveElement(ctx, args.target), (el, timeout) => el.uncheck(timeout))),
+  handle(Ops.check, async (ctx, args) => checkOrUncheck(ctx, await resolveElement(ctx, args.target), true)),
+  handle(Ops.uncheck, async (ctx, args) => checkOrUncheck(ctx, await resolveElement(ctx, args.target), false)),
   handle(Ops.press, press),
   handle(Ops.scroll, async (ctx, args) => {
     const page = activePage(ctx);
