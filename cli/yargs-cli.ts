@@ -13,6 +13,7 @@ import { sessionCommand } from "./commands/session.js";
 import { serveCommand } from "./commands/serve.js";
 import { sessionsCommand } from "./commands/sessions.js";
 import { setupCommand } from "./commands/setup.js";
+import { skillCommand } from "./commands/skill.js";
 import { stateCommand } from "./commands/state.js";
 import { transcriptCommand } from "./commands/transcript.js";
 import { vaultCommand } from "./commands/vault.js";
@@ -46,6 +47,7 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     .command(stateCommand(ctx))
     .command(serveCommand(ctx))
     .command(mcpCommand(ctx))
+    .command(skillCommand(ctx))
     .demandCommand(1, "name a command")
     .strict()
     .help()
