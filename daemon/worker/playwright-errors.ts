@@ -6,6 +6,8 @@
 // Error. test/e2e/playwright-errors.test.ts pins each pattern against the
 // error real Chromium produces.
 
+import { withoutColours } from "../../shared/safe-text.js";
+
 /** The page, context or browser a call used has closed (also when the browser died). */
 const TARGET_CLOSED = /\bTarget page, context or browser has been closed\b/;
 /** Routing aborted the request (`route.abort("blockedbyclient")`). */
@@ -65,12 +67,6 @@ const INTERCEPTS = /^\s*-?\s*(.+?) intercepts pointer events\s*$/m;
 const PERFORMED = /\bperforming \w+ action\b/;
 /** The action was done; what timed out was the wait for the navigation it scheduled. */
 const ACTION_DONE = /^\s*(?!trial )\w+ action done\s*$/m;
-
-/** A message without the ANSI colours Playwright gives its call log. */
-export function withoutColours(message: string): string {
-  // eslint-disable-next-line no-control-regex
-  return message.replace(/\u001b\[[0-9;]*m/g, "");
-}
 
 /** What covered the target, as the call log describes it. */
 export function interceptingElement(message: string): string | undefined {

@@ -1,81 +1,131 @@
-// `betterwright skill` through the real CLI: a SKILL.md with the front matter
-// agent hosts read, made from the operation and error tables, in which every
-// command and flag it names exists (each checked against that command's own
-// --help), installed where agents look for skills.
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+// `betterwright skill`: the Agent Skill of the installed build. Everything it
+// tells an agent to type must exist in this CLI: each command it names answers
+// --help, and each flag it gives a command is in that command's --help. It is
+// made from the operation and error tables, so it names every verb and every
+// code an agent can meet; --install writes the same text where agents look.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../shared/errors.js";
 import { OPERATIONS } from "../../shared/operations/index.js";
 import { PACKAGE_VERSION } from "../../shared/version.js";
-import { CLI, cleanEnv, destroyHome, runCli, tempHome } from "../helpers/cli.js";
+import { agentErrorCodes } from "../../cli/skill/skill-text.js";
+import { runCli, tempHome } from "../helpers/cli.js";
 
-const run = promisify(execFile);
-// Commands whose next word is a subcommand.
-const GROUPS = new Set(["session", "state", "vault", "policy"]);
+const home = tempHome("bw-skill-");
+const scratch = mkdtempSync(path.join(tmpdir(), "bw-skill-dirs-"));
+afterAll(() => {
+  rmSync(home, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Every `betterwright …` the text shows: in code blocks and in inline code, up to a comment or the span's end. */
+function invocations(text: string): string[][] {
+  const found: string[][] = [];
+  for (const match of text.matchAll(/betterwright ([^`\n#]*)/g)) {
+    // Quoted words are values; a placeholder in capitals stands for one.
+    const words = match[1]!.replace(/'[^']*'|"[^"]*"/g, "VALUE").trim().split(/\s+/).filter(Boolean);
+    if (words.length > 0 && /^[a-z]/.test(words[0]!)) found.push(words);
+  }
+  return found;
+}
+
+const helpCache = new Map<string, Promise<string>>();
+function helpOf(command: string[]): Promise<{ code: number | null; text: string }> {
+  const key = command.join(" ");
+  if (!helpCache.has(key)) helpCache.set(key, runCli([...command, "--help"], { home }).then((r) => (r.code === 0 ? r.stdout : `FAILED ${r.code}: ${r.stderr}`)));
+  return helpCache.get(key)!.then((text) => ({ code: text.startsWith("FAILED") ? 1 : 0, text }));
+}
+
+/** Asks for many commands' help a few at a time (each is a whole CLI process). */
+async function prefetchHelp(commands: string[][]): Promise<void> {
+  for (let i = 0; i < commands.length; i += 4) await Promise.all(commands.slice(i, i + 4).map(helpOf));
+}
+
+/** The command an invocation runs: its first word, and its second when the first lists it as a subcommand. */
+async function commandOf(words: string[]): Promise<string[]> {
+  const first = words[0]!;
+  const second = words[1];
+  if (second !== undefined && /^[a-z_-]+$/.test(second)) {
+    const { text } = await helpOf([first]);
+    if (new RegExp(`betterwright ${first} ${second}\\b`).test(text)) return [first, second];
+  }
+  return [first];
+}
 
 describe("betterwright skill", () => {
-  let home: string;
-  let skill: string;
-
-  beforeAll(async () => {
-    home = tempHome();
-    const printed = await runCli(["skill"], { home });
-    expect(printed.code).toBe(0);
-    skill = printed.stdout;
-  });
-
-  afterAll(async () => {
-    await destroyHome(home);
-  });
-
-  it("opens with the front matter agent hosts read, and carries every operation and error code of this version", () => {
-    const front = /^---\nname: (.+)\ndescription: (.+)\n---\n/.exec(skill);
+  it("prints a SKILL.md with its name, a description and this version", async () => {
+    const r = await runCli(["skill"], { home });
+    expect(r.code).toBe(0);
+    const front = /^---\nname: (.+)\ndescription: (.+)\n---\n/.exec(r.stdout);
     expect(front?.[1]).toBe("betterwright");
-    expect(front?.[2]).toContain(PACKAGE_VERSION);
-    for (const op of OPERATIONS) expect(skill).toContain(`| \`${op.name}`);
-    for (const code of Object.keys(ERROR_CODES)) expect(skill).toContain(`| \`${code}\` |`);
+    expect(front?.[2]!.length).toBeGreaterThan(50);
+    expect(front?.[2]!.length).toBeLessThanOrEqual(1024);
+    expect(r.stdout).toContain(`# betterwright ${PACKAGE_VERSION}`);
   });
 
-  it("names only commands and flags that exist", async () => {
-    // Every `betterwright …` command line, and every row of the operations table.
-    const uses = new Map<string, Set<string>>();
-    const note = (words: string[], flags: string[]) => {
-      const command = GROUPS.has(words[0]!) && words[1] !== undefined && /^[a-z]+$/.test(words[1]) ? `${words[0]} ${words[1]}` : words[0]!;
-      const known = uses.get(command) ?? new Set<string>();
-      for (const f of flags) known.add(f);
-      uses.set(command, known);
-    };
-    for (const line of skill.split("\n")) {
-      const flagsOf = (text: string) => [...text.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1]!);
-      for (const m of line.matchAll(/betterwright ([a-z_]+(?: [a-z]+)?)([^`#]*)/g)) note(m[1]!.split(" "), flagsOf(m[2] ?? ""));
-      const row = /^\| `([a-z_]+)([^`]*)` \|/.exec(line);
-      if (row && OPERATIONS.some((o) => o.name === row[1])) note([row[1]!], flagsOf(row[2]!));
+  it("names only commands this CLI has, and only flags those commands take", async () => {
+    const text = (await runCli(["skill"], { home })).stdout;
+    const calls = invocations(text);
+    expect(calls.length).toBeGreaterThan(10);
+    await prefetchHelp([...new Set(calls.map((w) => w[0]!))].map((c) => [c]));
+    const problems: string[] = [];
+    for (const words of calls) {
+      const command = await commandOf(words);
+      const help = await helpOf(command);
+      if (help.code !== 0) {
+        problems.push(`${command.join(" ")}: no such command (${help.text.slice(0, 120)})`);
+        continue;
+      }
+      for (const flag of words.filter((w) => w.startsWith("--")).map((w) => w.split("=")[0]!)) {
+        if (!help.text.includes(`${flag} `) && !help.text.includes(`${flag}\n`)) problems.push(`${command.join(" ")}: no flag ${flag}`);
+      }
     }
-    expect(uses.size).toBeGreaterThan(OPERATIONS.length);
-    for (const [command, flags] of uses) {
-      const help = await runCli([...command.split(" "), "--help"], { home });
-      expect(help.code, `betterwright ${command} --help: ${help.stderr.slice(0, 300)}`).toBe(0);
-      for (const flag of flags) expect(help.stdout, `betterwright ${command} has no --${flag}`).toMatch(new RegExp(`--(\\[no-\\])?${flag}\\b`));
-    }
+    expect(problems).toEqual([]);
   });
 
-  it("installs itself in the user's skills folder, or with --project in the current folder", async () => {
-    const user = mkdtempSync(path.join(tmpdir(), "bw-skill-user-"));
-    const project = mkdtempSync(path.join(tmpdir(), "bw-skill-project-"));
-    const env = cleanEnv(home, { HOME: user });
-    await run(process.execPath, [CLI, "skill", "--install"], { env, cwd: project });
-    const installed = path.join(user, ".claude", "skills", "betterwright", "SKILL.md");
-    expect(readFileSync(installed, "utf8")).toBe(skill);
-    expect(statSync(installed).mode & 0o077).toBe(0);
-    const { stdout } = await run(process.execPath, [CLI, "skill", "--install", "--project", "--json"], { env, cwd: project });
-    const local = path.join(project, ".claude", "skills", "betterwright", "SKILL.md");
-    expect(JSON.parse(stdout)).toMatchObject({ ok: true, installed: local });
-    expect(readFileSync(local, "utf8")).toBe(skill);
-    const help = await runCli(["skill", "--help"], { home });
-    expect(help.stdout).toContain("~/.claude/skills/betterwright/SKILL.md");
+  it("lists every typed operation with the flags its verb takes, and every code an agent can meet", async () => {
+    const text = (await runCli(["skill"], { home })).stdout;
+    await prefetchHelp(OPERATIONS.map((spec) => [spec.name]));
+    const problems: string[] = [];
+    for (const spec of OPERATIONS) {
+      const row = text.split("\n").find((line) => line.startsWith(`| \`${spec.name}`));
+      if (!row) {
+        problems.push(`${spec.name}: no row`);
+        continue;
+      }
+      const help = await helpOf([spec.name]);
+      for (const flag of row.match(/--[a-z-]+/g) ?? []) if (!help.text.includes(`${flag} `)) problems.push(`${spec.name}: no flag ${flag}`);
+    }
+    expect(problems).toEqual([]);
+    const listed = [...text.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    expect(listed).toEqual(agentErrorCodes());
+    expect(listed.every((code) => Object.hasOwn(ERROR_CODES, code!))).toBe(true);
+    expect(listed).toContain("STALE_REF");
+    expect(listed).not.toContain("UNAUTHORIZED");
+  });
+
+  it("--install writes the same text to the home's Claude and shared agent skills folders, and --dir to the one given", async () => {
+    const printed = (await runCli(["skill"], { home })).stdout;
+    const userHome = path.join(scratch, "user");
+    const r = await runCli(["skill", "--install", "--json"], { home, env: { HOME: userHome } });
+    expect(r.code).toBe(0);
+    const expected = [path.join(userHome, ".claude/skills/betterwright/SKILL.md"), path.join(userHome, ".agents/skills/betterwright/SKILL.md")];
+    expect(r.json.written).toEqual(expected);
+    for (const file of expected) expect(readFileSync(file, "utf8")).toBe(printed);
+
+    const dir = path.join(scratch, "custom");
+    const d = await runCli(["skill", "--install", "--dir", dir, "--json"], { home });
+    expect(d.json.written).toEqual([path.join(dir, "betterwright", "SKILL.md")]);
+    expect(readFileSync(d.json.written[0], "utf8")).toBe(printed);
+  });
+
+  it("refuses --project or --dir without --install, and both together, as usage errors", async () => {
+    for (const args of [["skill", "--project"], ["skill", "--dir", scratch], ["skill", "--install", "--project", "--dir", scratch]]) {
+      const r = await runCli(args, { home });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/--project|--dir/);
+    }
   });
 });

@@ -4,6 +4,7 @@
 // ones; the default list stays small; a schema-valid call is what the table's
 // validator accepts.
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { checkOperationArgs, OPERATIONS, TARGET_KINDS, checkTarget } from "../../shared/operations/index.js";
 import { allTools, CORE_LIST_MAX_CHARS, CORE_TOOLS, selectTools } from "../../client/mcp/tools.js";
@@ -79,16 +80,17 @@ describe("MCP tools from the operation table", () => {
     expect(listChars(all)).toBeGreaterThan(chars);
   });
 
-  it("has docs/mcp.md quote the lists' tool counts and sizes as the code makes them, and name the core set", () => {
-    const doc = readFileSync(new URL("../../docs/mcp.md", import.meta.url), "utf8");
-    const figures = (label: string) => {
-      const row = doc.split("\n").find((l) => l.startsWith(`| betterwright \`${label}\``));
-      const cells = row?.split("|").map((c) => c.trim()) ?? [];
-      return { tools: Number(cells[2]), chars: Number(/^[\d,]+/.exec(cells[3] ?? "")?.[0].replace(/,/g, "")) };
+  it("docs/mcp.md states the sizes the code has, so the two cannot drift apart", () => {
+    const doc = readFileSync(fileURLToPath(new URL("../../docs/mcp.md", import.meta.url)), "utf8");
+    const row = (label: string) => {
+      const match = new RegExp(`^\\| betterwright \`${label}\`[^|]*\\| (\\d+) \\| ([\\d,]+)(?: \\(~([\\d,]+) tokens\\))? \\|$`, "m").exec(doc);
+      if (!match) throw new Error(`no row for ${label} in docs/mcp.md`);
+      const n = (text: string | undefined) => (text === undefined ? undefined : Number(text.replace(/,/g, "")));
+      return { tools: n(match[1]), characters: n(match[2]), tokens: n(match[3]) };
     };
     const core = selectTools("core");
-    expect(figures("core")).toEqual({ tools: core.length, chars: listChars(core) });
-    expect(figures("--tools all")).toEqual({ tools: all.length, chars: listChars(all) });
+    expect(row("core")).toEqual({ tools: core.length, characters: listChars(core), tokens: Math.round(listChars(core) / 400) * 100 });
+    expect(row("--tools all")).toEqual({ tools: all.length, characters: listChars(all), tokens: undefined });
     const coreSentence = doc.slice(doc.indexOf("The core set:"), doc.indexOf("\n\n", doc.indexOf("The core set:")));
     expect([...coreSentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual([...CORE_TOOLS].sort());
   });

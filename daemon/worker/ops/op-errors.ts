@@ -2,7 +2,8 @@
 // of its own: its messages are read by ../playwright-errors.ts (pinned against
 // real Chromium), and everything past this module sees a BwError.
 import { BwError } from "../../../shared/errors.js";
-import { interceptingElement, isElementGone, withoutColours, isNavigationError, isTimeout, strictViolationCount } from "../playwright-errors.js";
+import { withoutColours } from "../../../shared/safe-text.js";
+import { interceptingElement, isElementGone, isNavigationError, isTimeout, strictViolationCount } from "../playwright-errors.js";
 
 const MAX_MESSAGE_LINES = 10;
 const MAX_MESSAGE_CHARS = 1_200;
