@@ -119,8 +119,7 @@ export interface Settings extends DaemonSettings {
   profile: string;
   session: string;
   timeoutMs: number;
-  /** How long an operation waits for a target that matches nothing or is covered (docs/operations.md#failures). */
-  elementWaitMs: number;
+  elementWaitMs: number; // an operation's wait for a target that matches nothing or is covered
   noDaemon: boolean;
 }
 
