@@ -17,6 +17,8 @@ const BASE_ARGS = [
   "--disable-component-update",
   "--disable-sync",
   "--no-first-run",
+  // Pages may register tools for agents (document.modelContext); the WebMCP bridge lists and calls them (docs/webmcp.md).
+  "--enable-features=WebMCP",
   ...GUARD_ARGS,
 ];
 

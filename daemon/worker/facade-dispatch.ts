@@ -9,6 +9,7 @@ import { chainStep, isAllowed, type ChainKind, type FacadeTarget } from "./sandb
 import type { PageRegistry } from "./page-registry.js";
 import { fromShallowStack } from "./playwright.js";
 import { settlingNavigation } from "./failed-navigation.js";
+import { webmcpFacadeCall } from "./webmcp/facade-calls.js";
 
 const MAX_CHAIN_STEPS = 32;
 /** Page and frame methods that navigate: a failure waits for its error page (failed-navigation.ts). */
@@ -46,10 +47,12 @@ export class FacadeDispatch {
   async call(m: Message, remainingMs: number, guard: <T>(action: () => Promise<T>) => Promise<T> = (action) => action()): Promise<unknown> {
     const target = String(m.target) as FacadeTarget;
     const method = String(m.method);
-    if (!["page", "frame", "locator", "keyboard", "mouse"].includes(target) || !isAllowed(target, method, "async")) {
+    if (!["page", "frame", "locator", "keyboard", "mouse", "webmcp"].includes(target) || !isAllowed(target, method, "async")) {
       throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available to snippets`);
     }
     const page = this.pages.get(m.pageId);
+    // The bridge checks its own arguments (a tool's input is data, its `timeout` key no option of ours).
+    if (target === "webmcp") return toWireResult(await guard(() => webmcpFacadeCall(page, String(m.pageId), method, this.decode(m.pageId, m.args), remainingMs)));
     page.setDefaultTimeout(remainingMs);
     page.setDefaultNavigationTimeout(remainingMs);
     let receiver: unknown = page;
