@@ -36,6 +36,8 @@ export interface BetterWrightOptions {
   env?: NodeJS.ProcessEnv;
   /** The network policy (a NetworkPolicy or its options); part of the daemon's settings. */
   policy?: PolicyOption;
+  /** Stealth mode: page evaluation in an isolated world, automation traces removed (docs/stealth.md); part of the daemon's settings. */
+  stealth?: boolean;
 }
 
 export interface RunOptions {
@@ -87,6 +89,7 @@ export class BetterWright {
     if (options.browser !== undefined) flags.browser = options.browser;
     if (options.headless === false) flags.headed = true;
     if (options.daemon === false) flags.noDaemon = true;
+    if (options.stealth === true) flags.stealth = true;
     this.config = resolveConfig({ flags, env: this.env });
     if (options.policy !== undefined) this.localPolicy = applyPolicyOption(this.config, options.policy, options.daemon);
   }

@@ -10,6 +10,7 @@ import type { PageRegistry } from "./page-registry.js";
 import { fromShallowStack } from "./playwright.js";
 import { settlingNavigation } from "./failed-navigation.js";
 import { webmcpFacadeCall } from "./webmcp/facade-calls.js";
+import { EVALUATIONS, type IsolatedEvaluator } from "./stealth/isolated-eval.js";
 
 const MAX_CHAIN_STEPS = 32;
 /** Page and frame methods that navigate: a failure waits for its error page (failed-navigation.ts). */
@@ -30,6 +31,8 @@ export class FacadeDispatch {
     private readonly pages: PageRegistry,
     /** File arguments (setInputFiles) are checked and rewritten to real paths inside the artifact folder. */
     private readonly checkFileArgs: (target: string, method: string, args: unknown[]) => unknown[] = (_t, _m, args) => args,
+    /** Stealth mode: evaluations run in an isolated world instead of the page's main world. */
+    private readonly isolated?: IsolatedEvaluator,
   ) {}
 
   /** page/frame sync methods (url(), name()…). */
@@ -65,6 +68,12 @@ export class FacadeDispatch {
     if (method === "goto") await guard(async () => assertNavigable(args[0]));
     args = this.checkFileArgs(target, method, args);
     if (method === "waitForTimeout") args = [Math.min(Math.max(0, Number(args[0]) || 0), remainingMs)];
+    if (this.isolated && EVALUATIONS.has(method)) {
+      const isolated = this.isolated;
+      const frame = m.frameId === null || m.frameId === undefined ? page.mainFrame() : this.pages.frame(m.pageId, m.frameId);
+      const evaluated = args;
+      return toWireResult(await guard(() => isolated.run(page, frame, target, method, evaluated, m.steps, remainingMs)));
+    }
     const fn = (receiver as Callable)[method];
     if (typeof fn !== "function") throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available in this Playwright version`);
     const call = () => fromShallowStack(() => fn.apply(receiver, args));
