@@ -68,6 +68,7 @@ export class IsolatedEvaluator {
   private readonly sessions = new WeakMap<Page, Promise<CDPSession>>();
   /** The world of each frame (CDP frame id → execution context), per page; a navigation makes a new one. */
   private readonly worlds = new WeakMap<Page, Map<string, number>>();
+  private readonly mainWorlds = new WeakMap<Page, number>();
 
   /** Runs one evaluation facade call in an isolated world; `steps` is a locator's chain of builder steps. */
   async run(page: Page, frame: Frame, target: string, method: string, args: unknown[], steps: unknown, remainingMs: number): Promise<unknown> {
@@ -110,13 +111,21 @@ export class IsolatedEvaluator {
   }
 
   private async world(cdp: CDPSession, page: Page, frame: Frame, fresh: boolean): Promise<number> {
+    // The main frame's world is kept by page, so a call on it costs one round trip; a stale one is made again (fresh).
+    const main = frame === page.mainFrame();
+    const kept = main && !fresh ? this.mainWorlds.get(page) : undefined;
+    if (kept !== undefined) return kept;
     const id = await this.frameId(cdp, page, frame);
     let byFrame = this.worlds.get(page);
     if (!byFrame) this.worlds.set(page, (byFrame = new Map()));
     const known = byFrame.get(id);
-    if (known !== undefined && !fresh) return known;
+    if (known !== undefined && !fresh) {
+      if (main) this.mainWorlds.set(page, known);
+      return known;
+    }
     const { executionContextId } = await cdp.send("Page.createIsolatedWorld", { frameId: id, worldName: WORLD_NAME });
     byFrame.set(id, executionContextId);
+    if (main) this.mainWorlds.set(page, executionContextId);
     return executionContextId;
   }
 
