@@ -24,10 +24,14 @@ export interface ServedConnection {
   connection: McpConnection;
 }
 
-/** The call ran in the connection's session and may have changed its page (an operation, a snippet, a page tool). */
+/**
+ * The call ran in the connection's session and may have changed its page: an operation that acts, a snippet,
+ * a page tool. Reads (snapshot, read, screenshot…) change nothing, so they cost no refresh.
+ */
 function ranInOwnSession(door: FrontDoor, connection: McpConnection, name: string, args: unknown): boolean {
   const entry = door.tool(name);
   if (!isPageTool(name) && entry?.kind !== "operation" && name !== "run") return false;
+  if (entry?.definition.annotations.readOnlyHint === true) return false;
   const session = (args as { session?: unknown } | undefined)?.session;
   return session === undefined || session === null || session === connection.session;
 }
