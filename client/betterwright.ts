@@ -41,6 +41,8 @@ export interface BetterWrightOptions {
    * Without it those names are refused (INVALID_ARGUMENT), so that nothing but serve's HTTP API uses them by accident.
    */
   serveSessions?: boolean;
+  /** Stealth mode: page evaluation in an isolated world, automation traces removed (docs/stealth.md); part of the daemon's settings. */
+  stealth?: boolean;
 }
 
 export interface RunOptions {
@@ -93,6 +95,7 @@ export class BetterWright {
     if (options.browser !== undefined) flags.browser = options.browser;
     if (options.headless === false) flags.headed = true;
     if (options.daemon === false) flags.noDaemon = true;
+    if (options.stealth === true) flags.stealth = true;
     this.config = resolveConfig({ flags, env: this.env });
     this.serveSessions = options.serveSessions === true;
     if (options.policy !== undefined) this.localPolicy = applyPolicyOption(this.config, options.policy, options.daemon);

@@ -50,7 +50,7 @@ function homeCheck(layout: HomeLayout): Check {
 }
 
 function browserCheck(settings: Settings): Check {
-  const { found, problem, searched } = findBrowser({ explicit: settings.browser, headless: settings.headless });
+  const { found, problem, searched } = findBrowser({ explicit: settings.browser, headless: settings.headless, preferFull: settings.stealth });
   if (found) return { name: "browser", ok: true, detail: `${found.path} (${found.source}${found.headlessShell ? ", headless shell" : ""})` };
   return { name: "browser", ok: false, detail: `${problem}; looked in ${searched.join(", ")}`, fix: INSTALL_HINT };
 }

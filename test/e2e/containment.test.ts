@@ -25,7 +25,8 @@ const warningCodes = (envelope: { warnings?: { code: string }[] }) => (envelope.
 
 const failed = (finding: unknown) => finding as Finding & { ok: false };
 
-describe.runIf(containment.active)("a compromised worker, contained", () => {
+// Both modes: stealth mode launches full Chromium with its own flags, and the containment must hold the same.
+describe.runIf(containment.active).each(["default", "stealth"])("a compromised worker, contained (%s mode)", (mode) => {
   let home: string;
   let otherHome: string;
   let server: TestServer;
@@ -44,7 +45,7 @@ describe.runIf(containment.active)("a compromised worker, contained", () => {
     // Another profile's daemon, with a socket and a vault of its own.
     expect((await runCli(["policy", "check", server.url], { home: otherHome })).code).toBe(0);
     plan = planFor(home, otherHome, outside.port, true, marker);
-    env = compromisedEnv(plan);
+    env = { ...compromisedEnv(plan), ...(mode === "stealth" ? { BETTERWRIGHT_STEALTH: "1" } : {}) };
     first = await runCli(["exec", "-c", `await page.goto(${JSON.stringify(server.url)}); return page.title()`], { home, env });
     found = await readFindings(home);
   }, 90_000);
@@ -106,6 +107,7 @@ describe.runIf(containment.active)("a compromised worker, contained", () => {
     expect(doctor.json.checks.find((c: { name: string }) => c.name === "containment")).toMatchObject({ ok: true, detail: expect.stringContaining("own network, mount and pid namespaces") });
     const status = await runCli(["sessions", "--json"], { home });
     expect(status.json.daemons[0].containment).toMatchObject({ active: true, tool: "bwrap" });
+    expect(status.json.daemons[0].settings.stealth).toBe(mode === "stealth");
   });
 
   it("still takes screenshots, accepts an approved download and fills a login from the vault through the daemon", async () => {

@@ -12,9 +12,10 @@ import { interactionHandlers } from "./handlers/interaction.js";
 import { navigationHandlers } from "./handlers/navigation.js";
 import { serviceHandlers } from "./handlers/services.js";
 import { waitHandlers } from "./handlers/waits.js";
+import { webmcpHandlers } from "./handlers/webmcp.js";
 
 export const OP_HANDLERS: ReadonlyMap<string, OpHandler> = new Map(
-  [...navigationHandlers, ...inspectionHandlers, ...interactionHandlers, ...serviceHandlers, ...waitHandlers].map((h) => [h.name, h]),
+  [...navigationHandlers, ...inspectionHandlers, ...interactionHandlers, ...serviceHandlers, ...waitHandlers, ...webmcpHandlers].map((h) => [h.name, h]),
 );
 
 /** Runs an operation's handler on checked arguments: its handles released at the end, its failure given a code. */
