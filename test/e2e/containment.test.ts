@@ -18,6 +18,7 @@ import { CANARY_PASSWORD } from "../helpers/canary.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { compromisedEnv, outsideListener, planFor, readFindings, workloadServer, type Finding, type Findings, type Plan } from "../helpers/compromised.js";
 import type { TestServer } from "../helpers/http-server.js";
+import { describeNeeding } from "../helpers/needs.js";
 
 const containment = await probeContainment({ env: process.env });
 const marker = `${process.pid}-${Date.now()}`;
@@ -25,7 +26,7 @@ const warningCodes = (envelope: { warnings?: { code: string }[] }) => (envelope.
 
 const failed = (finding: unknown) => finding as Finding & { ok: false };
 
-describe.runIf(containment.active)("a compromised worker, contained", () => {
+describeNeeding(containment.active ? undefined : `containment unavailable: ${containment.reason}`, "a compromised worker, contained", () => {
   let home: string;
   let otherHome: string;
   let server: TestServer;

@@ -3,9 +3,10 @@
 // metadata address on lo, with a server that counts what reaches it). The
 // fixture prints what happened; a broken guard shows up as traffic that arrived.
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { CLI } from "../helpers/cli.js";
-import { runInLoopbackNamespace } from "../helpers/loopback-namespace.js";
+import { loopbackNamespaceUnavailable, runInLoopbackNamespace } from "../helpers/loopback-namespace.js";
+import { describeNeeding } from "../helpers/needs.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/network-guard-fixture.mjs", import.meta.url));
 const SETUP = "ip link set lo up && ip addr add 169.254.169.254/32 dev lo && ip addr add 93.184.216.34/32 dev lo && ip addr add 10.7.7.7/32 dev lo";
@@ -14,7 +15,7 @@ function runInNamespace(): Promise<any> {
   return runInLoopbackNamespace(FIXTURE, [CLI], SETUP, 110_000);
 }
 
-describe("the network guard through real Chromium, in a loopback-only namespace", () => {
+describeNeeding(loopbackNamespaceUnavailable(), "the network guard through real Chromium, in a loopback-only namespace", () => {
   let r: any;
   const LOOPBACK_BLOCKED = /127\.0\.0\.1 is a loopback host and loopback is blocked/;
 

@@ -1,14 +1,59 @@
-// Small file systems for resource tests: a tmpfs of a given size mounted on a
-// fresh folder (we are root), filled to the last byte, remounted read-only
-// (as root, file modes would not stop a write; a read-only mount does).
-import { execFileSync } from "node:child_process";
+// Small file systems for resource tests, filled to the last byte or made
+// read-only (file modes would not stop root's writes; a read-only mount does).
+// As root: a tmpfs, remounted in place. As an ordinary user: an ext2 image
+// mounted with fuse2fs (FUSE needs no privilege), remounted by unmounting and
+// mounting it again, which the tests do only while no daemon holds a file there.
+import { execFileSync, spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { allPids, commandLine } from "./procs.js";
 
-export function mountTmpfs(sizeMiB: number, prefix = "bw-tmpfs-"): string {
+const asRoot = process.getuid?.() === 0;
+const imageOf = (dir: string) => `${dir}.img`;
+
+function found(command: string): boolean {
+  return spawnSync("sh", ["-c", `command -v ${command}`], { stdio: "ignore" }).status === 0;
+}
+
+/** Why no small file system can be made here, or undefined when one can. */
+export function smallFsUnavailable(): string | undefined {
+  if (asRoot) return found("mount") ? undefined : "mount is missing";
+  const missing = ["mke2fs", "fuse2fs", "fusermount3"].filter((c) => !found(c));
+  if (missing.length > 0) return `as an ordinary user a small file system needs FUSE: ${missing.join(", ")} missing (apt-get install fuse2fs fuse3)`;
+  return undefined;
+}
+
+function mountImage(dir: string, mode: "ro" | "rw"): void {
+  execFileSync("fuse2fs", [imageOf(dir), dir, "-o", mode], { stdio: ["ignore", "ignore", "pipe"] });
+}
+
+/** Unmounts, then waits for fuse2fs to finish writing the image, so that it can be mounted again safely. */
+function unmountImage(dir: string, lazy = false): void {
+  execFileSync("fusermount3", ["-u", ...(lazy ? ["-z"] : []), dir], { stdio: ["ignore", "ignore", "pipe"] });
+  const image = imageOf(dir);
+  const until = Date.now() + 10_000;
+  while (Date.now() < until && allPids().some((pid) => commandLine(pid).includes(image))) Atomics.wait(PAUSE, 0, 0, 50);
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/** A fresh folder with a file system of `sizeMiB` mounted on it, owned by us, mode 0700 at the top. */
+export function mountSmallFs(sizeMiB: number, prefix = "bw-small-fs-"): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  execFileSync("mount", ["-t", "tmpfs", "-o", `size=${sizeMiB}m,mode=0700`, "tmpfs", dir]);
+  try {
+    if (asRoot) {
+      execFileSync("mount", ["-t", "tmpfs", "-o", `size=${sizeMiB}m,mode=0700`, "tmpfs", dir]);
+    } else {
+      const owner = `root_owner=${process.getuid!()}:${process.getgid!()}`;
+      execFileSync("mke2fs", ["-q", "-t", "ext2", "-m", "0", "-E", owner, imageOf(dir), `${sizeMiB}M`], { stdio: ["ignore", "ignore", "pipe"] });
+      mountImage(dir, "rw");
+    }
+  } catch (error) {
+    rmSync(imageOf(dir), { force: true });
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return dir;
 }
 
@@ -39,15 +84,23 @@ export function free(file: string): void {
 }
 
 export function remount(dir: string, mode: "ro" | "rw"): void {
-  execFileSync("mount", ["-o", `remount,${mode}`, dir]);
+  if (asRoot) {
+    execFileSync("mount", ["-o", `remount,${mode}`, dir]);
+    return;
+  }
+  unmountImage(dir);
+  mountImage(dir, mode);
 }
 
 /** Unmounts (lazily, should a process still hold a file there) and removes the folder. */
-export function unmountTmpfs(dir: string): void {
+export function unmountSmallFs(dir: string | undefined): void {
+  if (dir === undefined) return;
   try {
-    execFileSync("umount", ["-l", dir]);
+    if (asRoot) execFileSync("umount", ["-l", dir]);
+    else unmountImage(dir, true);
   } catch {
     // not mounted
   }
   rmSync(dir, { recursive: true, force: true });
+  rmSync(imageOf(dir), { force: true });
 }
