@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
+import { headedDisplayProblem, HEADED_FIX } from "../../shared/display.js";
 import { BwError } from "../../shared/errors.js";
 import { browserEnvironment } from "../../shared/child-env.js";
 import type { WorkerOutcome } from "../../shared/envelope.js";
@@ -103,6 +104,8 @@ export class BrowserHost {
     const stealth = this.init.stealth === true;
     const { found, problem } = findBrowser({ explicit: this.init.browser, headless: this.init.headless, preferFull: stealth });
     if (!found) throw new BwError("BROWSER_UNAVAILABLE", `${problem}; install one with: ${INSTALL_HINT}`);
+    const noDisplay = this.init.headless ? undefined : headedDisplayProblem(process.env, process.platform);
+    if (noDisplay) throw new BwError("BROWSER_UNAVAILABLE", `${noDisplay}; ${HEADED_FIX}`);
     const home = path.join(this.init.browserEnvDir, "home");
     const tmp = path.join(this.init.browserEnvDir, "tmp");
     for (const dir of [this.init.profileDir, home, tmp]) mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -18,6 +18,7 @@ import { CANARY_PASSWORD } from "../helpers/canary.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { compromisedEnv, outsideListener, planFor, readFindings, workloadServer, type Finding, type Findings, type Plan } from "../helpers/compromised.js";
 import type { TestServer } from "../helpers/http-server.js";
+import { describeNeeding } from "../helpers/needs.js";
 
 const containment = await probeContainment({ env: process.env });
 const marker = `${process.pid}-${Date.now()}`;
@@ -26,7 +27,7 @@ const warningCodes = (envelope: { warnings?: { code: string }[] }) => (envelope.
 const failed = (finding: unknown) => finding as Finding & { ok: false };
 
 // Both modes: stealth mode launches full Chromium with its own flags, and the containment must hold the same.
-describe.runIf(containment.active).each(["default", "stealth"])("a compromised worker, contained (%s mode)", (mode) => {
+describeNeeding(containment.active ? undefined : `containment unavailable: ${containment.reason}`, "a compromised worker, contained", () => describe.each(["default", "stealth"])("%s mode", (mode) => {
   let home: string;
   let otherHome: string;
   let server: TestServer;
@@ -128,7 +129,7 @@ describe.runIf(containment.active).each(["default", "stealth"])("a compromised w
     expect(filled).toEqual({ username: true, password: true });
     expect(posts.some((body) => new URLSearchParams(body).get("pw") === CANARY_PASSWORD)).toBe(true);
   });
-});
+}));
 
 describe("where the worker cannot be contained", () => {
   let home: string;

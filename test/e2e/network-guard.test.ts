@@ -5,7 +5,8 @@
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI } from "../helpers/cli.js";
-import { runInLoopbackNamespace } from "../helpers/loopback-namespace.js";
+import { loopbackNamespaceUnavailable, runInLoopbackNamespace } from "../helpers/loopback-namespace.js";
+import { describeNeeding } from "../helpers/needs.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/network-guard-fixture.mjs", import.meta.url));
 const SETUP = "ip link set lo up && ip addr add 169.254.169.254/32 dev lo && ip addr add 93.184.216.34/32 dev lo && ip addr add 10.7.7.7/32 dev lo";
@@ -15,7 +16,7 @@ function runInNamespace(mode: string): Promise<any> {
 }
 
 // The same checks with stealth mode on: its isolated-world evaluation and launch flags change nothing the guard holds.
-describe.each(["default", "stealth"])("the network guard through real Chromium, in a loopback-only namespace (%s mode)", (mode) => {
+describeNeeding(loopbackNamespaceUnavailable(), "the network guard through real Chromium, in a loopback-only namespace", () => describe.each(["default", "stealth"])("%s mode", (mode) => {
   let r: any;
   const LOOPBACK_BLOCKED = /127\.0\.0\.1 is a loopback host and loopback is blocked/;
 
@@ -123,4 +124,4 @@ describe.each(["default", "stealth"])("the network guard through real Chromium, 
     expect(r.webrtc.result.webtransport).not.toBe("ready");
     expect(r.udpSeen).toBe(0);
   });
-});
+}));
