@@ -73,6 +73,12 @@ const LOGIN = `<title>Sign in</title><h1>Sign in</h1>
     <a href=/forgot>Forgot password?</a>
     <button>Sign in</button>
   </form>`;
+/** A page with one WebMCP tool, for the README's WebMCP example. */
+const SHOP = `<title>Shop</title><script>
+document.modelContext.registerTool({ name: "add", description: "Adds two numbers", annotations: { readOnlyHint: true },
+  inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+  execute: ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }) });
+</script>`;
 const HOME_PAGE = `<title>Hello</title><p>Hello from the walk</p><a id=export href=/report.pdf download>Export</a>`;
 
 describe("the README, walked", () => {
@@ -89,6 +95,7 @@ describe("the README, walked", () => {
       "/signed-in": "<title>Signed in</title><p>welcome</p>",
       "/report.pdf": (_req, res) => void res.writeHead(200, { "content-type": "application/pdf" }).end("%PDF-1.4\n%walk\n"),
       "/admin": "<title>Admin</title><p>admin</p>",
+      "/shop": SHOP,
     });
     userHome = mkdtempSync(path.join(tmpdir(), "bw-readme-"));
     bin = path.join(userHome, "bin");
