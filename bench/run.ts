@@ -18,6 +18,7 @@ import { operations } from "./scenarios/operations.js";
 import { scale } from "./scenarios/scale.js";
 import { warmCli } from "./scenarios/startup.js";
 import { remoteBrowsers } from "./scenarios/remote.js";
+import { stealthAndWebmcp } from "./scenarios/stealth.js";
 import { peersSideBySide } from "./peers/side-by-side.js";
 import { mcpPeersSideBySide } from "./peers/mcp-side-by-side.js";
 import { formatAims, judge, mark, type Verdict } from "./aims.js";
@@ -41,6 +42,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["typed operations", operations],
   ["MCP front door", mcpCall],
   ["HTTP front door", httpCall],
+  ["stealth mode and WebMCP", stealthAndWebmcp],
   ["remote browsers", remoteBrowsers],
   ["scale: sessions in one daemon", scale],
 ];
