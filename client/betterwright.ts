@@ -5,7 +5,7 @@ import { BwError } from "../shared/errors.js";
 import type { Envelope } from "../shared/envelope.js";
 import { ArtifactsList, ArtifactsPrune, type ArtifactListing, type PruneResult } from "../shared/protocol/index.js";
 import { PolicyCheck, RunAttach, SessionClose, SessionExec, SessionList, Shutdown, Status, type PolicyCheckResult, type PolicyOverrides, type SessionSummary, type StatusResult } from "../shared/protocol/index.js";
-import { connectDaemon, type DaemonConnection } from "./daemon-client.js";
+import { connectDaemon, recoveryNotice, type DaemonConnection } from "./daemon-client.js";
 import { connectInProcess, type InProcessConnection } from "./in-process.js";
 import { applyPolicyOption, type PolicyOption } from "./policy-option.js";
 import type { NetworkPolicy } from "../shared/network-policy/index.js";
@@ -36,6 +36,11 @@ export interface BetterWrightOptions {
   env?: NodeJS.ProcessEnv;
   /** The network policy (a NetworkPolicy or its options); part of the daemon's settings. */
   policy?: PolicyOption;
+  /**
+   * Told, in one line, what the client did that the caller did not ask for: starting a new daemon in place
+   * of one that had died (killed) holding the profile. The CLI prints it on stderr.
+   */
+  onNotice?: (message: string) => void;
 }
 
 export interface RunOptions {
@@ -78,6 +83,7 @@ export class BetterWright {
   private connection: Promise<DaemonConnection> | undefined;
   /** A policy with a custom hook: it runs with the host in this process. */
   private localPolicy: NetworkPolicy | undefined;
+  private onNotice: ((message: string) => void) | undefined;
 
   constructor(options: BetterWrightOptions = {}) {
     this.env = options.env ?? process.env;
@@ -88,12 +94,13 @@ export class BetterWright {
     if (options.headless === false) flags.headed = true;
     if (options.daemon === false) flags.noDaemon = true;
     this.config = resolveConfig({ flags, env: this.env });
+    this.onNotice = options.onNotice;
     if (options.policy !== undefined) this.localPolicy = applyPolicyOption(this.config, options.policy, options.daemon);
   }
 
   /** For front ends (the CLI) that have already resolved their configuration. */
-  static fromConfig(config: ResolvedConfig, env: NodeJS.ProcessEnv): BetterWright {
-    const bw = new BetterWright({ env: {} });
+  static fromConfig(config: ResolvedConfig, env: NodeJS.ProcessEnv, onNotice?: (message: string) => void): BetterWright {
+    const bw = new BetterWright({ env: {}, ...(onNotice ? { onNotice } : {}) });
     Object.assign(bw, { config, env });
     return bw;
   }
@@ -110,7 +117,10 @@ export class BetterWright {
         : connectDaemon(this.config, this.env, forBrowser);
       this.connection = pending;
       pending.then(
-        (c) => c.peer.onClose(() => { if (this.connection === pending) this.connection = undefined; }),
+        (c) => {
+          if (c.recovered) this.onNotice?.(recoveryNotice(c.layout.profile, c.recovered));
+          c.peer.onClose(() => { if (this.connection === pending) this.connection = undefined; });
+        },
         () => { if (this.connection === pending) this.connection = undefined; },
       );
     }

@@ -31,7 +31,8 @@ import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerStateMethods } from "./methods/state-methods.js";
 import { registerVaultMethods } from "./methods/vault-methods.js";
 import { registerWorkerMethods } from "./methods/worker-methods.js";
-import { acquireProfileLock, type HeldLock } from "./profile-lock.js";
+import { acquireProfileLock, describeHolder, lockHolder, type HeldLock, type LockHolder } from "./profile-lock.js";
+import { holderGoneReason, SessionRecords } from "./session-records.js";
 import { SessionContexts } from "./session-contexts.js";
 import { SessionRegistry } from "./sessions.js";
 import { StateStore } from "./states/state-store.js";
@@ -87,6 +88,9 @@ export class Daemon {
   private readonly startedAt: number;
   private server: net.Server | undefined;
   private lock: HeldLock | undefined;
+  private readonly records: SessionRecords;
+  /** The holder of the profile that died holding it (killed), when this daemon took its lock over. */
+  recoveredFrom: LockHolder | undefined;
   private readonly peers = new Set<RpcPeer<ConnectionContext>>();
   private reaper: NodeJS.Timeout | undefined;
   private readonly serving: boolean;
@@ -145,8 +149,9 @@ export class Daemon {
     );
     const stateCaps = options.settings.states ?? STATE_DEFAULTS;
     this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });
+    this.records = new SessionRecords((line) => this.log.write(line));
     this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(withContainmentWarning(envelope, this.containmentStatus), outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS,
-      new SessionContexts(this.states, stateCaps));
+      new SessionContexts(this.states, stateCaps), this.records);
   }
 
   /** The Chromium profile in use: the profile's own, or an ephemeral one when it was locked. */
@@ -178,7 +183,8 @@ export class Daemon {
     this.lock = await acquireProfileLock(this.layout.profileDir, this.layout.profileLockPath, (error) => {
       this.log.write(`profile lock compromised: ${error.message}; shutting down`);
       this.requestStop("profile lock compromised");
-    });
+    }, this.serving ? "daemon" : "in-process");
+    if (this.lock) this.recover(this.lock.tookOverFrom);
     if (!this.serving) {
       if (!this.lock) {
         ensurePrivateDir(this.layout.runtimeDir, this.layout.home);
@@ -189,7 +195,7 @@ export class Daemon {
       this.reaper.unref();
       return true;
     }
-    if (!this.lock) return false;
+    if (!this.lock) return this.notServing();
     try {
       prepareSocketDir(this.layout.socketPath, this.layout.home);
       removeStaleSocket(this.layout.socketPath);
@@ -219,6 +225,21 @@ export class Daemon {
     this.reaper = setInterval(() => this.reap(), REAPER_INTERVAL_MS);
     this.log.write(`serving profile ${this.layout.profile} on ${this.layout.socketPath}`);
     return true;
+  }
+
+  private notServing(): false {
+    this.log.write(`not serving: the profile lock is held by ${describeHolder(lockHolder(this.layout.profileLockPath))}, which serves`);
+    return false;
+  }
+
+  /** Holding the lock: the sessions a holder that did not stop cleanly left come back, each to be told its pages were lost. */
+  private recover(from: LockHolder | undefined): void {
+    this.recoveredFrom = from;
+    if (from) this.log.write(`took over the profile lock of pid ${from.pid}, which had stopped without releasing it`);
+    const left = this.records.claim(this.layout.profileLockPath);
+    if (left.length === 0) return;
+    this.log.write(`sessions that lost their pages with it: ${left.map((r) => r.session).join(", ")}`);
+    this.sessions.restore(left, holderGoneReason(this.layout.profile, from));
   }
 
   private registry(): MethodRegistry<ConnectionContext> {
@@ -313,12 +334,6 @@ export class Daemon {
   }
 
   workerBlocked(session: string | null, blockedMs: number): void {
-    // No snippet has had control in this worker yet: the stall is its own start-up (slow on a loaded
-    // machine), which a restart would only repeat. The ping timeout still ends a worker that truly hangs.
-    if (session === null) {
-      this.log.write(`worker stalled for ${blockedMs} ms before running any snippet; not restarting it`);
-      return;
-    }
     this.worker.blocked(session, blockedMs);
   }
 
@@ -375,6 +390,7 @@ export class Daemon {
     }
     if (this.ephemeralDir) rmSync(this.ephemeralDir, { recursive: true, force: true });
     if (!this.serving) rmSync(this.log.file, { force: true });
+    this.records.remove();
     await this.lock?.release();
     this.log.write("stopped");
     this.log.close();

@@ -66,7 +66,10 @@ async function main(): Promise<void> {
     }
   } catch (error) {
     if (early) discardWorker(early);
-    report({ status: "error", error: toBwError(error, "DAEMON_UNAVAILABLE").toJSON() });
+    const failure = toBwError(error, "DAEMON_UNAVAILABLE");
+    // stderr is the log file: every start that fails says why there, not only to the client that waited.
+    process.stderr.write(`${new Date().toISOString()} daemon[${process.pid}] cannot start: ${failure.message} [${failure.code}]\n`);
+    report({ status: "error", error: failure.toJSON() });
     process.exitCode = 1;
     return;
   }
@@ -78,7 +81,8 @@ async function main(): Promise<void> {
   process.on("SIGHUP", () => {});
   process.on("uncaughtException", (error) => daemon.log.write(`uncaught exception: ${errorText(error)}`));
   process.on("unhandledRejection", (reason) => daemon.log.write(`unhandled rejection: ${errorText(reason)}`));
-  report({ status: "ready", pid: process.pid });
+  const from = daemon.recoveredFrom;
+  report({ status: "ready", pid: process.pid, ...(from ? { recovered: { pid: from.pid, kind: from.kind } } : {}) });
   if (bootstrap.prestartWorker) daemon.prestartWorker(early);
 }
 

@@ -6,14 +6,16 @@ import { LIMIT_DEFAULTS, LIMIT_SOURCES, type LimitSettings } from "../shared/con
 import { BwError, toBwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
 import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
-import { transcriptPath, type HomeLayout } from "../shared/paths.js";
+import type { HomeLayout } from "../shared/paths.js";
 import { WorkerCancel, WorkerCloseSession, WorkerExec, WorkerOp, type SessionSummary } from "../shared/protocol/index.js";
 import { opTranscriptText, type OpCall } from "./op-transcript.js";
 import type { StateSaveResult } from "../shared/protocol/index.js";
 import { SHARED_SPEC, type SessionSpec } from "../shared/session-settings.js";
 import { RunTable } from "./runs.js";
 import { assertSameSpec, type SessionContexts } from "./session-contexts.js";
-import { preview, Transcript, type TranscriptEntry } from "./transcript.js";
+import { preview, type TranscriptEntry } from "./transcript.js";
+import { DaemonSession } from "./daemon-session.js";
+import type { SessionRecord, SessionRecords } from "./session-records.js";
 import type { WorkerSupervisor } from "./worker-host/supervisor.js";
 
 /** Extra time the daemon gives the worker past a run's budget before it stops waiting. */
@@ -58,58 +60,6 @@ function failed(error: BwError): WorkerOutcome {
   return { ok: false, error: error.toJSON(), console: [], pages: [], artifacts: [], warnings: [] };
 }
 
-class DaemonSession {
-  readonly createdAt: number;
-  lastUsedAt: number;
-  inFlight = 0;
-  queued = 0;
-  /** Set by close: a run still waiting in the queue stops waiting and never starts. */
-  closed = false;
-  private markClosed!: () => void;
-  private readonly closing = new Promise<void>((resolve) => (this.markClosed = resolve));
-  private tail: Promise<unknown> = Promise.resolve();
-  private seq: number | undefined;
-  /** The worker generation this session last ran on; a newer worker means its pages are gone. */
-  workerGeneration: number | undefined;
-  /** On remote browsers: the endpoint it lives on, as the worker last said. */
-  placement: string | undefined;
-  readonly transcript: Transcript;
-
-  constructor(readonly name: string, layout: HomeLayout, now: number, readonly spec: SessionSpec) {
-    this.createdAt = now;
-    this.lastUsedAt = now;
-    this.transcript = new Transcript(transcriptPath(layout, name));
-  }
-
-  nextSeq(): number {
-    this.seq = (this.seq ?? this.transcript.lastSeq()) + 1;
-    return this.seq;
-  }
-
-  close(): void {
-    this.closed = true;
-    this.markClosed();
-    // Runs still in its queue end with SESSION_CLOSING and write no line; one that does opens the file again.
-    this.transcript.close();
-  }
-
-  closingError(): BwError {
-    return new BwError("SESSION_CLOSING", `session ${this.name} was closed`);
-  }
-
-  /** Runs `task` after every earlier task of this session has finished, or at once when the session closes. */
-  enqueue<T>(task: () => Promise<T>): Promise<T> {
-    this.queued++;
-    const result = Promise.race([this.tail, this.closing]).then(() => {
-      this.queued--;
-      this.inFlight++;
-      return task().finally(() => this.inFlight--);
-    });
-    this.tail = result.catch(() => {});
-    return result;
-  }
-}
-
 export class SessionRegistry {
   private readonly sessions = new Map<string, DaemonSession>();
   private readonly runs: RunTable;
@@ -123,6 +73,8 @@ export class SessionRegistry {
     private readonly limits: LimitSettings = LIMIT_DEFAULTS,
     /** Isolated sessions' contexts and saved states. */
     private readonly contexts?: SessionContexts,
+    /** The file that tells a daemon taking over after a crash which sessions lost their pages. */
+    private readonly records?: SessionRecords,
   ) {
     this.runs = new RunTable(now);
   }
@@ -141,8 +93,24 @@ export class SessionRegistry {
     if (!session) {
       session = new DaemonSession(name, this.layout, this.now(), spec);
       this.sessions.set(name, session);
+      this.recordSessions();
     }
     return session;
+  }
+
+  private recordSessions(): void {
+    this.records?.write([...this.sessions.values()].map((s) => ({ session: s.name, spec: s.spec })));
+  }
+
+  /**
+   * The sessions of a holder of the profile that did not stop cleanly: back as they were made (within the
+   * session limit), each told on its next run, with `why`, that its pages were lost.
+   */
+  restore(records: SessionRecord[], why: string): void {
+    for (const { session: name, spec } of records) {
+      if (this.sessions.has(name) || this.sessions.size >= this.limits.maxSessions) continue;
+      this.session(name, spec).resetPending = why;
+    }
   }
 
   /**
@@ -292,7 +260,7 @@ export class SessionRegistry {
       // Closed while the worker started: the worker must not make the session again.
       if (session.closed) return failed(session.closingError());
       generation = this.worker.generation;
-      const lostPages = session.workerGeneration !== undefined && session.workerGeneration !== generation;
+      const lostPages = session.resetPending !== undefined || (session.workerGeneration !== undefined && session.workerGeneration !== generation);
       // A new worker places the session anew (remote browsers): where it lived is not where it lives.
       if (lostPages) session.placement = undefined;
       // An isolated session on a new worker gets its context again: its settings, not its lost storage.
@@ -305,8 +273,10 @@ export class SessionRegistry {
       delete outcome.placement;
       if (lostPages && !outcome.warnings.some((w) => w.code === "SESSION_RESET")) {
         const storage = session.spec.isolated ? ", and its own cookies and storage with them (its settings were kept)" : "";
-        outcome.warnings.unshift({ code: "SESSION_RESET", message: `the worker restarted since this session's last call; its pages and page state were lost${storage}` });
+        const why = session.resetPending ?? "the worker restarted since this session's last call";
+        outcome.warnings.unshift({ code: "SESSION_RESET", message: `${why}; its pages and page state were lost${storage}` });
       }
+      session.resetPending = undefined;
       return outcome;
     } catch (error) {
       const blocked = generation === undefined ? undefined : this.worker.blockedBy(request.session, generation);
@@ -336,6 +306,7 @@ export class SessionRegistry {
     const session = this.sessions.get(name);
     if (!session) return false;
     this.sessions.delete(name);
+    this.recordSessions();
     session.close();
     const worker = this.worker.current();
     if (worker) await worker.call(WorkerCloseSession, { session: name }).catch(() => {});

@@ -3,7 +3,6 @@
 // only when the server starts (client/mcp/sdk.ts): no other command pays for it.
 import path from "node:path";
 import type { Argv } from "yargs";
-import { BetterWright } from "../../client/index.js";
 import { selectTools, startMcp, tokenPath } from "../../client/mcp/index.js";
 import { BwError } from "../../shared/errors.js";
 import { validateName } from "../../shared/names.js";
@@ -72,7 +71,7 @@ export function mcpCommand(ctx: CliContext) {
         });
         return 0;
       }
-      const bw = BetterWright.fromConfig(config, ctx.env);
+      const bw = ctx.client(config);
       const log = (line: string) => void process.stderr.write(`${line}\n`);
       try {
         const served = await startMcp({

@@ -3,7 +3,6 @@
 // prints the envelope as `exec` does and exits as `exec` does; on a terminal,
 // a snapshot, find or read prints its text plainly instead.
 import type { Argv } from "yargs";
-import { BetterWright } from "../../client/index.js";
 import type { Envelope } from "../../shared/envelope.js";
 import { OPERATIONS, operationUsage, type OperationSpec } from "../../shared/operations/index.js";
 import { escapeControls } from "../../shared/safe-text.js";
@@ -11,7 +10,7 @@ import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { opArgsFromCli, verbOptions } from "../op-args.js";
 import { applyOptions } from "../options.js";
-import { envelopeExitCode, failureEnvelope, printJson, wantsJson } from "../output.js";
+import { envelopeExitCode, failureEnvelope, noteReset, printJson, wantsJson } from "../output.js";
 
 type VerbArgs = GlobalArgs & { session?: string; timeout?: number; words?: string[] } & Record<string, unknown>;
 
@@ -47,12 +46,13 @@ export function verbHandler(ctx: CliContext, spec: OperationSpec) {
     const config = ctx.config(args);
     const { session, profile, timeoutMs } = config.settings;
     const opArgs = opArgsFromCli(spec, args, (args.words ?? []).map(String));
-    const bw = BetterWright.fromConfig(config, ctx.env);
+    const bw = ctx.client(config);
     try {
       const abort = new AbortController();
       process.once("SIGINT", () => abort.abort());
       const envelope = await bw.op(spec.name as never, opArgs as never, { session, timeoutMs, signal: abort.signal }).catch((error: unknown) => failureEnvelope(error, session, profile));
       if (wantsJson(args) || !printPlain(envelope)) printJson(envelope);
+      noteReset(envelope);
       return envelopeExitCode(envelope);
     } finally {
       await bw.close();
