@@ -17,6 +17,7 @@ import { operations } from "./scenarios/operations.js";
 import { scale } from "./scenarios/scale.js";
 import { warmCli } from "./scenarios/startup.js";
 import { remoteBrowsers } from "./scenarios/remote.js";
+import { recovery } from "./scenarios/recovery.js";
 import { peersSideBySide } from "./peers/side-by-side.js";
 import { printTable } from "./stats.js";
 
@@ -39,9 +40,10 @@ const scenarios: [string, typeof warmCli][] = [
   ["HTTP front door", httpCall],
   ["remote browsers", remoteBrowsers],
   ["scale: sessions in one daemon", scale],
+  ["recovery after kill -9", recovery],
 ];
-/** Only full runs and --only measure these: minutes long (scale), browser servers of their own (remote), a dozen cold starts (containment). */
-const FULL_ONLY = new Set(["remote browsers", "scale: sessions in one daemon", "containment: with and without"]);
+/** Only full runs and --only measure these: minutes long (scale), browser servers of their own (remote), a dozen cold starts (containment, recovery). */
+const FULL_ONLY = new Set(["remote browsers", "scale: sessions in one daemon", "containment: with and without", "recovery after kill -9"]);
 
 const ctx = await createContext(quick);
 const results: Record<string, unknown> = {};
