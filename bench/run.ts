@@ -18,6 +18,7 @@ import { scale } from "./scenarios/scale.js";
 import { warmCli } from "./scenarios/startup.js";
 import { remoteBrowsers } from "./scenarios/remote.js";
 import { recovery } from "./scenarios/recovery.js";
+import { autosaveCost } from "./scenarios/autosave.js";
 import { peersSideBySide } from "./peers/side-by-side.js";
 import { printTable } from "./stats.js";
 
@@ -31,6 +32,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["concurrency", concurrency],
   ["memory (PSS, MB)", memory],
   ["isolated sessions", isolatedSessions],
+  ["autosave of isolated storage", autosaveCost],
   ["guard: 100 subresources", guardLoad],
   ["containment: with and without", containmentCost],
   ["transcript and envelope overhead", transcriptOverhead],

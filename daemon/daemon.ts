@@ -88,7 +88,6 @@ export class Daemon {
   private readonly startedAt: number;
   private server: net.Server | undefined;
   private lock: HeldLock | undefined;
-  private readonly records: SessionRecords;
   /** The holder of the profile that died holding it (killed), when this daemon took its lock over. */
   recoveredFrom: LockHolder | undefined;
   private readonly peers = new Set<RpcPeer<ConnectionContext>>();
@@ -149,9 +148,8 @@ export class Daemon {
     );
     const stateCaps = options.settings.states ?? STATE_DEFAULTS;
     this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });
-    this.records = new SessionRecords((line) => this.log.write(line));
     this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(withContainmentWarning(envelope, this.containmentStatus), outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS,
-      new SessionContexts(this.states, stateCaps), this.records);
+      new SessionContexts(this.states, stateCaps, (line) => this.log.write(line)), new SessionRecords((line) => this.log.write(line)));
   }
 
   /** The Chromium profile in use: the profile's own, or an ephemeral one when it was locked. */
@@ -236,7 +234,7 @@ export class Daemon {
   private recover(from: LockHolder | undefined): void {
     this.recoveredFrom = from;
     if (from) this.log.write(`took over the profile lock of pid ${from.pid}, which had stopped without releasing it`);
-    const left = this.records.claim(this.layout.profileLockPath);
+    const left = this.sessions.claimProfile(this.layout.profileLockPath);
     if (left.length === 0) return;
     this.log.write(`sessions that lost their pages with it: ${left.map((r) => r.session).join(", ")}`);
     this.sessions.restore(left, holderGoneReason(this.layout.profile, from));
@@ -390,7 +388,7 @@ export class Daemon {
     }
     if (this.ephemeralDir) rmSync(this.ephemeralDir, { recursive: true, force: true });
     if (!this.serving) rmSync(this.log.file, { force: true });
-    this.records.remove();
+    await this.sessions.stopCleanly();
     await this.lock?.release();
     this.log.write("stopped");
     this.log.close();

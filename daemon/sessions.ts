@@ -102,6 +102,12 @@ export class SessionRegistry {
     this.records?.write([...this.sessions.values()].map((s) => ({ session: s.name, spec: s.spec })));
   }
 
+  /** This host holds the profile lock: the session records and autosaves are its own; returns what a holder that did not stop cleanly left. */
+  claimProfile(lockPath: string): SessionRecord[] {
+    this.contexts?.claim();
+    return this.records?.claim(lockPath) ?? [];
+  }
+
   /**
    * The sessions of a holder of the profile that did not stop cleanly: back as they were made (within the
    * session limit), each told on its next run, with `why`, that its pages were lost.
@@ -263,16 +269,18 @@ export class SessionRegistry {
       const lostPages = session.resetPending !== undefined || (session.workerGeneration !== undefined && session.workerGeneration !== generation);
       // A new worker places the session anew (remote browsers): where it lived is not where it lives.
       if (lostPages) session.placement = undefined;
-      // An isolated session on a new worker gets its context again: its settings, not its lost storage.
-      if (session.spec.isolated && session.workerGeneration !== generation) session.placement = await this.isolation().open(worker, session.name, session.spec, session.workerGeneration === undefined);
+      // An isolated session on a new worker (or a daemon that took over) gets its context again: its settings and its autosaved storage.
+      const fresh = session.workerGeneration === undefined && session.resetPending === undefined;
+      if (session.spec.isolated && session.workerGeneration !== generation) session.placement = await this.isolation().open(worker, session.name, session.spec, fresh);
       session.workerGeneration = generation;
       const outcome = request.op
         ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS)
         : await worker.call(WorkerExec, { session: request.session, code: request.code, ...(request.args !== undefined ? { args: request.args } : {}), runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
+      if (session.spec.isolated && !session.closed) this.isolation().autosave(worker, session.name);
       if (outcome.placement !== undefined) session.placement = outcome.placement;
       delete outcome.placement;
       if (lostPages && !outcome.warnings.some((w) => w.code === "SESSION_RESET")) {
-        const storage = session.spec.isolated ? ", and its own cookies and storage with them (its settings were kept)" : "";
+        const storage = session.spec.isolated ? " (its settings, and its cookies and storage as its last autosaved run left them, were kept)" : "";
         const why = session.resetPending ?? "the worker restarted since this session's last call";
         outcome.warnings.unshift({ code: "SESSION_RESET", message: `${why}; its pages and page state were lost${storage}` });
       }
@@ -310,7 +318,14 @@ export class SessionRegistry {
     session.close();
     const worker = this.worker.current();
     if (worker) await worker.call(WorkerCloseSession, { session: name }).catch(() => {});
+    if (session.spec.isolated) await this.contexts?.forget(name);
     return true;
+  }
+
+  /** A clean stop: nothing is left for a daemon taking over to restore. */
+  async stopCleanly(): Promise<void> {
+    this.records?.remove();
+    await this.contexts?.forgetAll();
   }
 
   /** Sessions idle past the TTL, for the reaper. */

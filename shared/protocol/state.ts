@@ -78,8 +78,17 @@ export interface WorkerSavedState {
   origins: number;
 }
 
-export const WorkerSaveState = declare<WorkerSavedState>()("worker.saveState", obj({
+const saveParams = obj({
   session: nameParam("session"),
   /** The worker refuses a state larger than this (LIMIT_EXCEEDED) instead of sending it. */
   maxBytes: num({ min: 1, max: 6 * 1024 * 1024, integer: true }),
-}));
+});
+
+export const WorkerSaveState = declare<WorkerSavedState>()("worker.saveState", saveParams);
+
+/**
+ * An isolated session's storage after a run, for the daemon to keep sealed: sent only when it changed
+ * since the last one sent (`unchanged` otherwise, or when the session has no live context to read).
+ * The worker keeps the last one sent to seed the context it makes after a browser crash.
+ */
+export const WorkerAutosaveState = declare<WorkerSavedState | { unchanged: true }>()("worker.autosaveState", saveParams);
