@@ -6,6 +6,7 @@ import type { Envelope } from "../shared/envelope.js";
 import { ArtifactsList, ArtifactsPrune, type ArtifactListing, type PruneResult } from "../shared/protocol/index.js";
 import { PolicyCheck, RunAttach, SessionClose, SessionExec, SessionList, Shutdown, Status, type PolicyCheckResult, type PolicyOverrides, type SessionSummary, type StatusResult } from "../shared/protocol/index.js";
 import { connectDaemon, recoveryNotice, type DaemonConnection } from "./daemon-client.js";
+import { isProcessAlive } from "../shared/process-alive.js";
 import { connectInProcess, type InProcessConnection } from "./in-process.js";
 import { applyPolicyOption, type PolicyOption } from "./policy-option.js";
 import type { NetworkPolicy } from "../shared/network-policy/index.js";
@@ -110,7 +111,15 @@ export class BetterWright {
   }
 
   /** `forBrowser`: this first call will need the browser (a daemon started now starts it at once). */
-  private connect(forBrowser = false): Promise<DaemonConnection> {
+  private async connect(forBrowser = false): Promise<DaemonConnection> {
+    const pending = this.connection;
+    const live = await pending?.catch(() => undefined);
+    // A daemon killed since the last call: its socket may not have said so yet (the processes it
+    // leaves behind hold it a moment longer), and a run sent there would be lost with it.
+    if (live && this.connection === pending && !isProcessAlive(live.daemon.pid)) {
+      this.connection = undefined;
+      live.peer.close();
+    }
     if (!this.connection) {
       const pending: Promise<DaemonConnection> = this.config.settings.noDaemon
         ? connectInProcess(this.config, this.localPolicy)

@@ -5,7 +5,8 @@
 // usable, with SESSION_RESET where pages were lost. Recovery costs about a
 // cold start, never a wait for a dead daemon's lock to go stale.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { daemonPids, destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
+import { BetterWright } from "../../dist/client/index.js";
+import { cleanEnv, daemonPids, destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { childrenMatching, commandLine, descendants, waitForExit, workersOf } from "../helpers/procs.js";
 
@@ -114,6 +115,23 @@ describe("crash recovery", () => {
     const fresh = await exec("idle", "return 1");
     expect(fresh.json).toMatchObject({ ok: true, warnings: [] });
     expect(fresh.stderr).toBe("");
+  });
+
+  it("the library is told through onNotice when its next call had to replace a killed daemon", async () => {
+    const notices: string[] = [];
+    const bw = new BetterWright({ home, env: cleanEnv(home), onNotice: (line) => notices.push(line) });
+    try {
+      expect((await bw.run("return 1", { session: "lib" })).ok).toBe(true);
+      const killed = onlyDaemon();
+      process.kill(killed, "SIGKILL");
+      expect(await waitForExit([killed], 5_000)).toEqual([]);
+      const next = await bw.run("return 2", { session: "lib" });
+      expect(next).toMatchObject({ ok: true, result: 2 });
+      expect(warningCodes(next)).toEqual(["SESSION_RESET"]);
+      expect(notices).toEqual([`the daemon for profile default had stopped unexpectedly (pid ${killed}); started a new daemon`]);
+    } finally {
+      await bw.close();
+    }
   });
 
   it("kill -9 of the worker: the next call succeeds with a SESSION_RESET warning", async () => {
