@@ -1,6 +1,7 @@
 // npm run bench [-- --quick] [-- --peers]: every scenario, a table each, and a
 // JSON file in bench/results/. Ratios are against baselines measured in the
-// same run. --peers (or --only=peers) adds agent-browser and playwright-cli.
+// same run. --peers (or --only=peers) adds agent-browser and playwright-cli,
+// and Playwright MCP beside `betterwright mcp`; --only=mcp-peers the latter alone.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,11 +21,14 @@ import { remoteBrowsers } from "./scenarios/remote.js";
 import { recovery } from "./scenarios/recovery.js";
 import { autosaveCost } from "./scenarios/autosave.js";
 import { peersSideBySide } from "./peers/side-by-side.js";
+import { mcpPeersSideBySide } from "./peers/mcp-side-by-side.js";
+import { formatAims, judge, mark, type Verdict } from "./aims.js";
 import { printTable } from "./stats.js";
 
 const quick = process.argv.includes("--quick");
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const peers = process.argv.includes("--peers") || only?.includes("peers") === true;
+const mcpPeers = peers || only?.includes("mcp-peers") === true;
 const scenarios: [string, typeof warmCli][] = [
   ["warm CLI call", warmCli],
   ["library call", libraryCall],
@@ -49,6 +53,7 @@ const FULL_ONLY = new Set(["remote browsers", "scale: sessions in one daemon", "
 
 const ctx = await createContext(quick);
 const results: Record<string, unknown> = {};
+const verdicts: Verdict[] = [];
 process.stdout.write(`# betterwright benchmarks (${quick ? "quick" : "full"})\n\n${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, browser ${ctx.browser}\n`);
 try {
   for (const [title, scenario] of scenarios) {
@@ -59,19 +64,28 @@ try {
     const rows = await scenario(ctx);
     process.stderr.write(`  ${title}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     results[title] = rows;
-    printTable(title, rows);
+    const judged = rows.map((row) => judge(title, row));
+    verdicts.push(...judged.filter((v): v is Verdict => v !== undefined));
+    printTable(title, rows, (row) => (row.aim === undefined ? "" : mark(judged[rows.indexOf(row)]?.met)));
   }
-  if (peers) {
-    process.stderr.write("running: peers, side by side\n");
-    const side = await peersSideBySide(ctx);
-    results.peers = side;
-    process.stdout.write(`\n## Peers, side by side\n\n${side.date}, browser ${side.browser}; (n×) is how many times the row's best\n\n${side.table}`);
+  const sides = [
+    { wanted: peers, key: "peers", title: "Peers, side by side", measure: peersSideBySide },
+    { wanted: mcpPeers, key: "mcpPeers", title: "MCP, side by side with Playwright MCP", measure: mcpPeersSideBySide },
+  ];
+  for (const { wanted, key, title, measure } of sides) {
+    if (!wanted) continue;
+    process.stderr.write(`running: ${title}\n`);
+    const side = await measure(ctx);
+    results[key] = side;
+    process.stdout.write(`\n## ${title}\n\n${side.date}, browser ${side.browser}; (n×) is how many times the row's best\n\n${side.table}`);
+    verdicts.push(...side.verdicts);
   }
+  if (verdicts.length) process.stdout.write(`\n## Aims\n\n${formatAims(verdicts)}`);
 } finally {
   await ctx.cleanup();
 }
 const dir = path.join(ctx.root, "..", "bench", "results");
 mkdirSync(dir, { recursive: true });
 const file = path.join(dir, `bench-${quick ? "quick" : "full"}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-writeFileSync(file, `${JSON.stringify({ quick, node: process.versions.node, browser: ctx.browser, results }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ quick, node: process.versions.node, browser: ctx.browser, results, aims: verdicts }, null, 2)}\n`);
 process.stdout.write(`\nJSON: ${file}\n`);

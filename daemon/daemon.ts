@@ -32,7 +32,7 @@ import { registerStateMethods } from "./methods/state-methods.js";
 import { registerVaultMethods } from "./methods/vault-methods.js";
 import { registerWorkerMethods } from "./methods/worker-methods.js";
 import { acquireProfileLock, describeHolder, lockHolder, type HeldLock, type LockHolder } from "./profile-lock.js";
-import { holderGoneReason, SessionRecords } from "./session-records.js";
+import { SessionRecords } from "./session-records.js";
 import { SessionContexts } from "./session-contexts.js";
 import { SessionRegistry } from "./sessions.js";
 import { StateStore } from "./states/state-store.js";
@@ -148,8 +148,16 @@ export class Daemon {
     );
     const stateCaps = options.settings.states ?? STATE_DEFAULTS;
     this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });
-    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(withContainmentWarning(envelope, this.containmentStatus), outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS,
-      new SessionContexts(this.states, stateCaps, (line) => this.log.write(line)), new SessionRecords((line) => this.log.write(line)));
+    this.sessions = new SessionRegistry({
+      layout: this.layout,
+      worker: this.worker,
+      now: this.now,
+      finishEnvelope: (envelope, outcome) => this.artifacts.finishEnvelope(withContainmentWarning(envelope, this.containmentStatus), outcome),
+      filterOutput: this.vault.filterOutput,
+      limits: options.settings.limits ?? LIMIT_DEFAULTS,
+      contexts: new SessionContexts(this.states, stateCaps, (line) => this.log.write(line)),
+      records: new SessionRecords((line) => this.log.write(line)),
+    });
   }
 
   /** The Chromium profile in use: the profile's own, or an ephemeral one when it was locked. */
@@ -182,7 +190,11 @@ export class Daemon {
       this.log.write(`profile lock compromised: ${error.message}; shutting down`);
       this.requestStop("profile lock compromised");
     }, this.serving ? "daemon" : "in-process");
-    if (this.lock) this.recover(this.lock.tookOverFrom);
+    if (this.lock) {
+      this.recoveredFrom = this.lock.tookOverFrom;
+      if (this.recoveredFrom) this.log.write(`took over the profile lock of pid ${this.recoveredFrom.pid}, which had stopped without releasing it`);
+      this.sessions.claimProfile(this.layout.profileLockPath, this.recoveredFrom, (line) => this.log.write(line));
+    }
     if (!this.serving) {
       if (!this.lock) {
         ensurePrivateDir(this.layout.runtimeDir, this.layout.home);
@@ -228,16 +240,6 @@ export class Daemon {
   private notServing(): false {
     this.log.write(`not serving: the profile lock is held by ${describeHolder(lockHolder(this.layout.profileLockPath))}, which serves`);
     return false;
-  }
-
-  /** Holding the lock: the sessions a holder that did not stop cleanly left come back, each to be told its pages were lost. */
-  private recover(from: LockHolder | undefined): void {
-    this.recoveredFrom = from;
-    if (from) this.log.write(`took over the profile lock of pid ${from.pid}, which had stopped without releasing it`);
-    const left = this.sessions.claimProfile(this.layout.profileLockPath);
-    if (left.length === 0) return;
-    this.log.write(`sessions that lost their pages with it: ${left.map((r) => r.session).join(", ")}`);
-    this.sessions.restore(left, holderGoneReason(this.layout.profile, from));
   }
 
   private registry(): MethodRegistry<ConnectionContext> {

@@ -15,7 +15,8 @@ import { RunTable } from "./runs.js";
 import { assertSameSpec, type SessionContexts } from "./session-contexts.js";
 import { preview, type TranscriptEntry } from "./transcript.js";
 import { DaemonSession } from "./daemon-session.js";
-import type { SessionRecord, SessionRecords } from "./session-records.js";
+import { holderGoneReason, type SessionRecord, type SessionRecords } from "./session-records.js";
+import type { LockHolder } from "./profile-lock.js";
 import type { WorkerSupervisor } from "./worker-host/supervisor.js";
 
 /** Extra time the daemon gives the worker past a run's budget before it stops waiting. */
@@ -60,23 +61,46 @@ function failed(error: BwError): WorkerOutcome {
   return { ok: false, error: error.toJSON(), console: [], pages: [], artifacts: [], warnings: [] };
 }
 
+export interface SessionRegistryOptions {
+  layout: HomeLayout;
+  worker: WorkerSupervisor;
+  now?: () => number;
+  /** Applied to every envelope before it is returned (spill, pins, the containment warning). */
+  finishEnvelope: EnvelopeFinisher;
+  /** The vault's redaction of outcomes and transcript text. */
+  filterOutput: OutputFilter;
+  limits?: LimitSettings;
+  contexts?: SessionContexts;
+  /** Which sessions this host holds, for a daemon that takes over after a crash. */
+  records?: SessionRecords;
+}
+
 export class SessionRegistry {
   private readonly sessions = new Map<string, DaemonSession>();
   private readonly runs: RunTable;
 
-  constructor(
-    private readonly layout: HomeLayout,
-    private readonly worker: WorkerSupervisor,
-    private readonly now: () => number = Date.now,
-    private readonly finishEnvelope: EnvelopeFinisher = async (envelope) => envelope,
-    private readonly filterOutput: OutputFilter = (outcome, snippet) => ({ outcome, snippet }),
-    private readonly limits: LimitSettings = LIMIT_DEFAULTS,
-    /** Isolated sessions' contexts and saved states. */
-    private readonly contexts?: SessionContexts,
-    /** The file that tells a daemon taking over after a crash which sessions lost their pages. */
-    private readonly records?: SessionRecords,
-  ) {
-    this.runs = new RunTable(now);
+  private readonly layout: HomeLayout;
+  private readonly worker: WorkerSupervisor;
+  private readonly now: () => number;
+  private readonly finishEnvelope: EnvelopeFinisher;
+  private readonly filterOutput: OutputFilter;
+  private readonly limits: LimitSettings;
+  /** Isolated sessions' contexts and saved states. */
+  private readonly contexts: SessionContexts | undefined;
+  /** The file that tells a daemon taking over after a crash which sessions lost their pages. */
+  private readonly records: SessionRecords | undefined;
+
+  /** The envelope finisher and the redaction are required: a registry without them would pass on what it must not, fail open. */
+  constructor(options: SessionRegistryOptions) {
+    this.layout = options.layout;
+    this.worker = options.worker;
+    this.now = options.now ?? Date.now;
+    this.finishEnvelope = options.finishEnvelope;
+    this.filterOutput = options.filterOutput;
+    this.limits = options.limits ?? LIMIT_DEFAULTS;
+    this.contexts = options.contexts;
+    this.records = options.records;
+    this.runs = new RunTable(this.now);
   }
 
   get size(): number {
@@ -102,10 +126,16 @@ export class SessionRegistry {
     this.records?.write([...this.sessions.values()].map((s) => ({ session: s.name, spec: s.spec })));
   }
 
-  /** This host holds the profile lock: the session records and autosaves are its own; returns what a holder that did not stop cleanly left. */
-  claimProfile(lockPath: string): SessionRecord[] {
+  /**
+   * This host holds the profile lock (taken over from `from`, if its holder had died): the session records
+   * and autosaves are its own, and the sessions a holder that did not stop cleanly left come back.
+   */
+  claimProfile(lockPath: string, from: LockHolder | undefined, log: (line: string) => void): void {
     this.contexts?.claim();
-    return this.records?.claim(lockPath) ?? [];
+    const left = this.records?.claim(lockPath) ?? [];
+    if (left.length === 0) return;
+    log(`sessions that lost their pages with it: ${left.map((r) => r.session).join(", ")}`);
+    this.restore(left, holderGoneReason(this.layout.profile, from));
   }
 
   /**

@@ -4,6 +4,8 @@
 // a CPU loop, a snippet that never settles and Ctrl-C each leave the session
 // usable, with SESSION_RESET where pages were lost. Recovery costs about a
 // cold start, never a wait for a dead daemon's lock to go stale.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BetterWright } from "../../dist/client/index.js";
 import { cleanEnv, daemonPids, destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
@@ -91,7 +93,8 @@ describe("crash recovery", () => {
   });
 
   it("kill -9 of the daemon: every session it held comes back as it was made and is told once, on its own next call; a clean stop tells nobody", async () => {
-    expect((await exec("idle", visit())).json.ok).toBe(true);
+    const visited = await exec("idle", visit());
+    expect(visited.json, visited.stdout + visited.stderr).toMatchObject({ ok: true });
     const iso = await exec("iso", "return 1", ["--isolated", "--viewport", "600x500"]);
     expect(iso.json, iso.stderr).toMatchObject({ ok: true });
     const killed = onlyDaemon();
@@ -119,18 +122,23 @@ describe("crash recovery", () => {
 
   it("the library is told through onNotice when its next call had to replace a killed daemon", async () => {
     const notices: string[] = [];
-    const bw = new BetterWright({ home, env: cleanEnv(home), onNotice: (line) => notices.push(line) });
+    // A profile of its own: a daemon of its own, whatever the other tests left running.
+    const bw = new BetterWright({ home, profile: "lib", env: cleanEnv(home), onNotice: (line) => notices.push(line) });
+    const libDaemon = () => JSON.parse(readFileSync(path.join(home, "daemon-lib.json"), "utf8")).pid as number;
     try {
       expect((await bw.run("return 1", { session: "lib" })).ok).toBe(true);
-      const killed = onlyDaemon();
+      const killed = libDaemon();
       process.kill(killed, "SIGKILL");
       expect(await waitForExit([killed], 5_000)).toEqual([]);
       const next = await bw.run("return 2", { session: "lib" });
       expect(next).toMatchObject({ ok: true, result: 2 });
       expect(warningCodes(next)).toEqual(["SESSION_RESET"]);
-      expect(notices).toEqual([`the daemon for profile default had stopped unexpectedly (pid ${killed}); started a new daemon`]);
+      expect(notices).toEqual([`the daemon for profile lib had stopped unexpectedly (pid ${killed}); started a new daemon`]);
     } finally {
-      await bw.close();
+      const last = libDaemon();
+      await bw.close({ stopDaemon: true });
+      // Gone before the next test counts this home's daemons.
+      expect(await waitForExit([last], 15_000)).toEqual([]);
     }
   });
 

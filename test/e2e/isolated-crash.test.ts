@@ -54,7 +54,7 @@ describe("an isolated session's storage through crashes", () => {
   const account = () => `await page.goto(${JSON.stringify(`${server.url}/account`)}); await page.waitForFunction(() => document.title !== "checking"); return JSON.parse(await page.title())`;
   const autosave = (session: string) => path.join(home, "states", "default", ".autosave", `${session}.state`);
   const signedIn = async (session: string) => {
-    const r = await cli(["exec", "--session", session, "--isolated", "-c", signIn()]);
+    const r = await cli(["exec", "--session", session, "--isolated", "--timeout", "60", "-c", signIn()]);
     expect(r.json, r.stderr).toMatchObject({ ok: true, result: "signed in" });
     // The autosave lands just after the run's answer.
     expect(await until(() => existsSync(autosave(session)), 15_000)).toBe(true);
@@ -65,7 +65,7 @@ describe("an isolated session's storage through crashes", () => {
     return pids[0]!;
   };
   const expectBack = async (session: string) => {
-    const next = await cli(["exec", "--session", session, "-c", account()]);
+    const next = await cli(["exec", "--session", session, "--timeout", "60", "-c", account()]);
     expect(next.json, next.stderr).toMatchObject({ ok: true, result: { cookie: true, local: true } });
     expect(next.json.warnings.map((w: { code: string }) => w.code)).toContain("SESSION_RESET");
   };
@@ -86,7 +86,7 @@ describe("an isolated session's storage through crashes", () => {
     expect(await waitForExit(browsers, 5_000)).toEqual([]);
     await expectBack("buyer");
     // A shared session never had storage of its own to bring back: it has the profile's.
-    expect((await cli(["exec", "--session", "shared", "-c", account()])).json.result).toEqual({ cookie: false, local: false });
+    expect((await cli(["exec", "--session", "shared", "--timeout", "60", "-c", account()])).json.result).toEqual({ cookie: false, local: false });
   });
 
   it("the worker killed: the new worker's context starts from the autosave", async () => {
