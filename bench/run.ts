@@ -20,6 +20,7 @@ import { warmCli } from "./scenarios/startup.js";
 import { remoteBrowsers } from "./scenarios/remote.js";
 import { recovery } from "./scenarios/recovery.js";
 import { autosaveCost } from "./scenarios/autosave.js";
+import { stealthAndWebmcp } from "./scenarios/stealth.js";
 import { peersSideBySide } from "./peers/side-by-side.js";
 import { mcpPeersSideBySide } from "./peers/mcp-side-by-side.js";
 import { formatAims, judge, mark, type Verdict } from "./aims.js";
@@ -44,6 +45,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["typed operations", operations],
   ["MCP front door", mcpCall],
   ["HTTP front door", httpCall],
+  ["stealth mode and WebMCP", stealthAndWebmcp],
   ["remote browsers", remoteBrowsers],
   ["scale: sessions in one daemon", scale],
   ["recovery after kill -9", recovery],

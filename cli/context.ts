@@ -22,7 +22,7 @@ export class CliContext {
 
   /** A library client of the profile's daemon, whose notices (a daemon that had died, replaced) go to stderr. */
   client(config: ResolvedConfig): BetterWright {
-    return BetterWright.fromConfig(config, this.env, (message) => process.stderr.write(safeLine`betterwright: ${message}\n`));
+    return BetterWright.fromConfig(config, this.env, { onNotice: (message) => process.stderr.write(safeLine`betterwright: ${message}\n`) });
   }
 
   /** Runs a command body; errors become a message (or JSON) and an exit code. */

@@ -42,6 +42,13 @@ export interface BetterWrightOptions {
    * of one that had died (killed) holding the profile. The CLI prints it on stderr.
    */
   onNotice?: (message: string) => void;
+  /**
+   * Drive betterwright serve's sessions (named by UUID) and load its saved states (`http-…`).
+   * Without it those names are refused (INVALID_ARGUMENT), so that nothing but serve's HTTP API uses them by accident.
+   */
+  serveSessions?: boolean;
+  /** Stealth mode: page evaluation in an isolated world, automation traces removed (docs/stealth.md); part of the daemon's settings. */
+  stealth?: boolean;
 }
 
 export interface RunOptions {
@@ -85,6 +92,7 @@ export class BetterWright {
   /** A policy with a custom hook: it runs with the host in this process. */
   private localPolicy: NetworkPolicy | undefined;
   private onNotice: ((message: string) => void) | undefined;
+  private serveSessions = false;
 
   constructor(options: BetterWrightOptions = {}) {
     this.env = options.env ?? process.env;
@@ -94,15 +102,17 @@ export class BetterWright {
     if (options.browser !== undefined) flags.browser = options.browser;
     if (options.headless === false) flags.headed = true;
     if (options.daemon === false) flags.noDaemon = true;
+    if (options.stealth === true) flags.stealth = true;
     this.config = resolveConfig({ flags, env: this.env });
     this.onNotice = options.onNotice;
+    this.serveSessions = options.serveSessions === true;
     if (options.policy !== undefined) this.localPolicy = applyPolicyOption(this.config, options.policy, options.daemon);
   }
 
   /** For front ends (the CLI) that have already resolved their configuration. */
-  static fromConfig(config: ResolvedConfig, env: NodeJS.ProcessEnv, onNotice?: (message: string) => void): BetterWright {
-    const bw = new BetterWright({ env: {}, ...(onNotice ? { onNotice } : {}) });
-    Object.assign(bw, { config, env });
+  static fromConfig(config: ResolvedConfig, env: NodeJS.ProcessEnv, options: Pick<BetterWrightOptions, "serveSessions" | "onNotice"> = {}): BetterWright {
+    const bw = new BetterWright({ env: {}, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+    Object.assign(bw, { config, env, serveSessions: options.serveSessions === true });
     return bw;
   }
 
@@ -122,8 +132,8 @@ export class BetterWright {
     }
     if (!this.connection) {
       const pending: Promise<DaemonConnection> = this.config.settings.noDaemon
-        ? connectInProcess(this.config, this.localPolicy)
-        : connectDaemon(this.config, this.env, forBrowser);
+        ? connectInProcess(this.config, this.localPolicy, this.serveSessions)
+        : connectDaemon(this.config, this.env, forBrowser, this.serveSessions);
       this.connection = pending;
       pending.then(
         (c) => {

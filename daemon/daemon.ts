@@ -44,6 +44,8 @@ import type { WorkerLink } from "./worker-host/process.js";
 
 export interface ConnectionContext {
   greeted: boolean;
+  /** Said at hello: this connection may use betterwright serve's session and state names. */
+  serveNames?: boolean;
 }
 
 export interface DaemonOptions {
@@ -138,13 +140,14 @@ export class Daemon {
       () => ({
         browser: options.settings.browser,
         headless: options.settings.headless,
+        ...(options.settings.stealth ? { stealth: true } : {}),
         ...this.workerDirs(),
         routeRequests: this.guard.settings.custom === true,
         ...(remoteInit ? { remote: remoteInit } : {}),
       }),
       (link) => this.workerRegistry(link),
       (line) => this.log.write(line),
-      () => spawnWorker(planFor(this.layout, this.workerDirs(), { explicit: options.settings.browser, headless: options.settings.headless }, this.containment, process.env, remoteUsesTls(options.settings.remote))),
+      () => spawnWorker(planFor(this.layout, this.workerDirs(), { explicit: options.settings.browser, headless: options.settings.headless, stealth: options.settings.stealth === true }, this.containment, process.env, remoteUsesTls(options.settings.remote))),
     );
     const stateCaps = options.settings.states ?? STATE_DEFAULTS;
     this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });
@@ -190,11 +193,8 @@ export class Daemon {
       this.log.write(`profile lock compromised: ${error.message}; shutting down`);
       this.requestStop("profile lock compromised");
     }, this.serving ? "daemon" : "in-process");
-    if (this.lock) {
-      this.recoveredFrom = this.lock.tookOverFrom;
-      if (this.recoveredFrom) this.log.write(`took over the profile lock of pid ${this.recoveredFrom.pid}, which had stopped without releasing it`);
-      this.sessions.claimProfile(this.layout.profileLockPath, this.recoveredFrom, (line) => this.log.write(line));
-    }
+    this.recoveredFrom = this.lock?.tookOverFrom;
+    if (this.lock) this.sessions.claimProfile(this.layout.profileLockPath, this.recoveredFrom, (line) => this.log.write(line));
     if (!this.serving) {
       if (!this.lock) {
         ensurePrivateDir(this.layout.runtimeDir, this.layout.home);

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { LIMIT_DEFAULTS, LIMIT_SOURCES, type LimitSettings } from "../shared/config.js";
 import { BwError, toBwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
-import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
+import { envelopeOf, type Envelope, type WorkerOutcome } from "../shared/envelope.js";
 import type { HomeLayout } from "../shared/paths.js";
 import { WorkerCancel, WorkerCloseSession, WorkerExec, WorkerOp, type SessionSummary } from "../shared/protocol/index.js";
 import { opTranscriptText, type OpCall } from "./op-transcript.js";
@@ -131,6 +131,7 @@ export class SessionRegistry {
    * and autosaves are its own, and the sessions a holder that did not stop cleanly left come back.
    */
   claimProfile(lockPath: string, from: LockHolder | undefined, log: (line: string) => void): void {
+    if (from) log(`took over the profile lock of pid ${from.pid}, which had stopped without releasing it`);
     this.contexts?.claim();
     const left = this.records?.claim(lockPath) ?? [];
     if (left.length === 0) return;
@@ -226,9 +227,7 @@ export class SessionRegistry {
         ? failed(new BwError("CANCELLED", "the run was cancelled before it started"))
         : session.closed ? failed(session.closingError()) : await this.runOnWorker(session, request, runId, deadline);
       const { outcome, snippet } = this.filterOutput(raw, request.op ? opTranscriptText(request.op, raw.secretArgs) : snippetTranscriptText(request));
-      const envelope: Envelope = await this.finishEnvelope({
-        ok: outcome.ok,
-        ...(outcome.ok ? (outcome.result === undefined ? {} : { result: outcome.result }) : { error: outcome.error! }),
+      const envelope: Envelope = await this.finishEnvelope(envelopeOf(outcome, {
         session: request.session,
         profile: this.layout.profile,
         runId,
@@ -241,7 +240,7 @@ export class SessionRegistry {
         ...(outcome.blocked?.length ? { blocked: outcome.blocked } : {}),
         // Cut short in the worker (too large to cross): only the preview came.
         ...(outcome.truncated ? { truncated: true, preview: outcome.preview ?? "" } : {}),
-      }, outcome);
+      }), outcome);
       session.lastUsedAt = this.now();
       this.record(session, envelope, {
         seq: envelope.seq,
@@ -251,7 +250,7 @@ export class SessionRegistry {
         snippet,
         ...(request.op ? { op: request.op.name } : {}),
         ok: envelope.ok,
-        ...(envelope.ok ? { result: preview(envelope.truncated ? envelope.preview : envelope.result) } : { error: { code: envelope.error!.code, message: envelope.error!.message } }),
+        ...(envelope.ok ? { result: preview(envelope.truncated ? envelope.preview : envelope.result) } : { error: { code: envelope.error.code, message: envelope.error.message } }),
         artifacts: envelope.artifacts.map((a) => a.path),
         pages: envelope.pages.map((p) => p.url),
       });

@@ -8,6 +8,7 @@ import type { ArtifactInfo, ConsoleEntry, DownloadOutcome, PageInfo, Warning, Wo
 import { BlockedCollector } from "./browser-guard/blocked-collector.js";
 import type { GuardRefusal } from "./browser-guard/route-layer.js";
 import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
+import type { IsolatedEvaluator } from "./stealth/isolated-eval.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
 import { TitleReuse } from "./page-titles.js";
@@ -62,6 +63,8 @@ export class WorkerSession {
     private readonly fileArgs: FileArgumentCheck = refuseFileArguments,
     private readonly downloadHistory: () => DownloadOutcome[] = () => [],
     private readonly now: () => number = Date.now,
+    /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md). */
+    isolated?: IsolatedEvaluator,
   ) {
     this.pageState = new SessionPageState(now);
     // snapshot() answers as the `snapshot` operation when given its options (interactive, diff, cursor, target).
@@ -72,7 +75,7 @@ export class WorkerSession {
       // Told in the envelope of the run in flight; between runs nobody asked for the popup.
       if (this.run && !this.run.over) this.run.warnings.push({ code: "LIMIT_EXCEEDED", message });
     });
-    this.dispatch = new FacadeDispatch(this.pages, fileArgs);
+    this.dispatch = new FacadeDispatch(this.pages, fileArgs, isolated);
     this.events = new EventBridge((token, event) => this.realm.emit(token, event), undefined, (pageId, dialog) => this.pageState.claimDialog(pageId, dialog));
     this.realm = new SessionRealm({ session: name, scope: scopeNames([...this.scopeFunctions.values()]), consoleCap: MAX_CONSOLE_ENTRIES }, {
       sync: (m) => { this.onEnter(this.name); return this.handleSync(m); },
