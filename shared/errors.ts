@@ -11,7 +11,7 @@ export const ERROR_CODES = {
   BLOCKED_URL: { retryable: false, exit: 1, summary: "The network policy denied a URL." },
   SESSION_NOT_FOUND: { retryable: false, exit: 1, summary: "No session by that name." },
   SESSION_CLOSING: { retryable: true, exit: 1, summary: "The session is closing." },
-  SESSION_RESET: { retryable: false, exit: 1, summary: "The session's pages were lost to a worker or browser restart." },
+  SESSION_RESET: { retryable: false, exit: 1, summary: "The session's pages were lost to a worker, browser or daemon restart." },
   BROWSER_UNAVAILABLE: { retryable: false, exit: 3, summary: "No browser could be found or launched." },
   BROWSER_DISCONNECTED: { retryable: false, exit: 1, summary: "The browser went away during the run." },
   DAEMON_UNAVAILABLE: { retryable: true, exit: 3, summary: "The daemon could not be started or reached." },

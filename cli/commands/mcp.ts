@@ -3,7 +3,6 @@
 // only when the server starts (client/mcp/sdk.ts): no other command pays for it.
 import path from "node:path";
 import type { Argv } from "yargs";
-import { BetterWright } from "../../client/index.js";
 import { selectTools, startMcp, tokenPath } from "../../client/mcp/index.js";
 import { BwError } from "../../shared/errors.js";
 import { validateName } from "../../shared/names.js";
@@ -86,7 +85,7 @@ export function mcpCommand(ctx: CliContext) {
       const log = (line: string) => void process.stderr.write(`${line}\n`);
       // Started by hand, it would otherwise wait in silence for JSON-RPC on stdin.
       if (args.http === undefined && process.stdin.isTTY === true) log(STDIO_HINT);
-      const bw = BetterWright.fromConfig(config, ctx.env);
+      const bw = ctx.client(config);
       try {
         const served = await startMcp({
           bw,

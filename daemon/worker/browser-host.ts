@@ -292,6 +292,11 @@ export class BrowserHost {
     return saved;
   }
 
+  /** An isolated session's storage if it changed since the last autosave (see IsolatedContext.autosave). */
+  autosaveState(name: string, maxBytes: number): Promise<WorkerSavedState | { unchanged: true }> {
+    return this.isolated.get(name)?.autosave(maxBytes) ?? Promise.resolve({ unchanged: true });
+  }
+
   /** A snippet, or a typed operation (`OpStart`). */
   /** `args`: a snippet's JSON data, seen as `args`. */
   async exec(name: string, code: string | OpStart, budgetMs: number, runId: string, approveDownloads = false, args?: unknown): Promise<WorkerOutcome> {

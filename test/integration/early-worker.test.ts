@@ -121,5 +121,8 @@ describe("the early worker", () => {
     expect(await waitForExit(workersUnder(root), 10_000)).toEqual([]);
     expect(readdirSync(root).filter((name) => name.startsWith("w-"))).toEqual(["w-running"]);
     expect(readFileSync(path.join(running, "playwright-artifacts-x", "in-use"), "utf8")).toBe("x");
+    // It says why it did not serve, naming the holder.
+    const holder = JSON.parse(readFileSync(`${layout.profileLockPath}.holder`, "utf8")).pid as number;
+    expect(readFileSync(layout.logPath, "utf8")).toContain(`daemon[${loser}] not serving: the profile lock is held by pid ${holder} (running), which serves`);
   });
 });
