@@ -72,6 +72,8 @@ export interface RunOptions {
 export interface OpOptions {
   session?: string;
   timeoutMs?: number;
+  /** How long a target that matches nothing, or that another element covers, is waited for (default: the config's elementWaitSeconds, 2 s). */
+  elementWaitMs?: number;
   signal?: AbortSignal;
   /** Accept downloads the session's pages start during this operation; without it every download is cancelled. */
   approveDownloads?: boolean;
@@ -177,6 +179,7 @@ export class BetterWright {
       op: name,
       args: args as Record<string, unknown>,
       timeoutMs: options.timeoutMs ?? this.config.settings.timeoutMs,
+      elementWaitMs: options.elementWaitMs ?? this.config.settings.elementWaitMs,
       runId,
       ...(options.approveDownloads ? { approveDownloads: true } : {}),
       ...(options.create ? { create: options.create } : {}),

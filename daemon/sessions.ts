@@ -33,6 +33,8 @@ export interface ExecRequest {
   /** JSON data the snippet sees as `args`. */
   args?: unknown;
   timeoutMs: number;
+  /** A typed operation's short wait for a target that matches nothing or is covered. */
+  elementWaitMs?: number | undefined;
   runId?: string | undefined;
   /** Downloads started by this session's pages during the run are accepted (exec --approve-downloads). */
   approveDownloads?: boolean | undefined;
@@ -303,7 +305,7 @@ export class SessionRegistry {
       if (session.spec.isolated && session.workerGeneration !== generation) session.placement = await this.isolation().open(worker, session.name, session.spec, fresh);
       session.workerGeneration = generation;
       const outcome = request.op
-        ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS)
+        ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs, ...(request.elementWaitMs ? { elementWaitMs: request.elementWaitMs } : {}), ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS)
         : await worker.call(WorkerExec, { session: request.session, code: request.code, ...(request.args !== undefined ? { args: request.args } : {}), runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
       if (session.spec.isolated && !session.closed) this.isolation().autosave(worker, session.name);
       if (outcome.placement !== undefined) session.placement = outcome.placement;

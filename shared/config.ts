@@ -2,6 +2,7 @@
 // its `profiles.<name>` section) < environment < flags. Nothing else reads
 // process.env; callers hand it in. A bad value names where it came from.
 import { readFileSync } from "node:fs";
+import { DEFAULT_ELEMENT_WAIT_MS, MAX_ELEMENT_WAIT_MS } from "./operations/table.js";
 import { asBool, asCount, asHostList, asMilliseconds, asPath, asSeconds, fail, MAX_TIMEOUT_MS, type Source } from "./config-values.js";
 import { DEFAULT_PROFILE, DEFAULT_SESSION, normalizeProfile, validateName } from "./names.js";
 import { canonicalHome, defaultHome } from "./paths.js";
@@ -120,6 +121,7 @@ export interface Settings extends DaemonSettings {
   profile: string;
   session: string;
   timeoutMs: number;
+  elementWaitMs: number; // an operation's wait for a target that matches nothing or is covered
   noDaemon: boolean;
 }
 
@@ -175,6 +177,7 @@ interface Layer {
   browser?: string;
   headless?: boolean;
   timeoutMs?: number;
+  elementWaitMs?: number;
   sessionTtlSeconds?: number;
   daemonIdleSeconds?: number;
   allowLoopback?: boolean;
@@ -191,7 +194,7 @@ interface Layer {
 }
 
 const FILE_KEYS = new Set([
-  "browser", "headless", "timeoutSeconds", "sessionTtlSeconds", "daemonIdleSeconds",
+  "browser", "headless", "timeoutSeconds", "elementWaitSeconds", "sessionTtlSeconds", "daemonIdleSeconds",
   "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "policy", "requireContainment", "stealth", "profiles",
   ...REMOTE_FILE_KEYS,
   ...Object.values(ARTIFACT_SOURCES).map((s) => s.key),
@@ -231,6 +234,7 @@ function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   if (raw.headless !== undefined) layer.headless = asBool(raw.headless, source, "headless");
   if (raw.policy !== undefined) Object.assign(layer, asPreset(raw.policy, source));
   if (raw.timeoutSeconds !== undefined) layer.timeoutMs = asMilliseconds(raw.timeoutSeconds, source, "timeoutSeconds");
+  if (raw.elementWaitSeconds !== undefined) layer.elementWaitMs = asMilliseconds(raw.elementWaitSeconds, source, "elementWaitSeconds");
   if (raw.sessionTtlSeconds !== undefined) layer.sessionTtlSeconds = asSeconds(raw.sessionTtlSeconds, source, "sessionTtlSeconds");
   if (raw.daemonIdleSeconds !== undefined) layer.daemonIdleSeconds = asSeconds(raw.daemonIdleSeconds, source, "daemonIdleSeconds", { allowZero: true });
   if (raw.allowLoopback !== undefined) layer.allowLoopback = asBool(raw.allowLoopback, source, "allowLoopback");
@@ -289,6 +293,7 @@ function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
   if (env.BETTERWRIGHT_TIMEOUT_SECONDS) {
     layer.timeoutMs = asMilliseconds(env.BETTERWRIGHT_TIMEOUT_SECONDS, src("BETTERWRIGHT_TIMEOUT_SECONDS"), "timeout");
   }
+  if (env.BETTERWRIGHT_ELEMENT_WAIT_SECONDS) layer.elementWaitMs = asMilliseconds(env.BETTERWRIGHT_ELEMENT_WAIT_SECONDS, src("BETTERWRIGHT_ELEMENT_WAIT_SECONDS"), "element wait");
   if (env.BETTERWRIGHT_SESSION_TTL_SECONDS) {
     layer.sessionTtlSeconds = asSeconds(env.BETTERWRIGHT_SESSION_TTL_SECONDS, src("BETTERWRIGHT_SESSION_TTL_SECONDS"), "session TTL");
   }
@@ -366,6 +371,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     headless: merged.headless ?? true,
     policy,
     timeoutMs: merged.timeoutMs ?? DEFAULTS.timeoutMs,
+    elementWaitMs: Math.min(merged.elementWaitMs ?? DEFAULT_ELEMENT_WAIT_MS, MAX_ELEMENT_WAIT_MS),
     sessionTtlSeconds: merged.sessionTtlSeconds ?? DEFAULTS.sessionTtlSeconds,
     daemonIdleSeconds: merged.daemonIdleSeconds ?? DEFAULTS.daemonIdleSeconds,
     artifacts: { ...ARTIFACT_DEFAULTS, ...statedArtifacts },

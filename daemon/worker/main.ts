@@ -52,7 +52,7 @@ function main(): void {
       return { ok: true as const };
     })
     .define(WorkerOp, async (p) => {
-      const op = operationRun(p.op, p.args);
+      const op = operationRun(p.op, p.args, p.elementWaitMs);
       return op.finish(await ready().exec(p.session, op.start, p.budgetMs, p.runId, p.approveDownloads === true));
     })
     .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId, p.approveDownloads === true, p.args))

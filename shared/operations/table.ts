@@ -24,6 +24,9 @@ export const MAX_READ_CHARS = 100_000;
 export const DEFAULT_READ_CHARS = 8_000;
 export const MAX_OBSERVE_ENTRIES = 200;
 export const DEFAULT_DOWNLOAD_ENTRIES = 20;
+/** How long an operation waits for a target that matches nothing (or is covered) once the page has loaded. */
+export const DEFAULT_ELEMENT_WAIT_MS = 2_000;
+export const MAX_ELEMENT_WAIT_MS = 60_000;
 
 const TARGET_HELP = "what to act on: a ref from the latest snapshot (e12), or a locator";
 /** The required target of an operation that acts on one element. */
@@ -59,7 +62,7 @@ export const snapshot = op<R.SnapshotResult>()("snapshot", {
   returns: "{ pageId, url, text, totalChars, offset, cursor?, refs, interactive, diff? }",
 });
 export const find = op<R.FindResult>()("find", {
-  help: "Snapshot lines whose text matches (substring, case-insensitive, or /regex/flags), with their refs",
+  help: "Find elements of a big page by role, name or text (substring, or /regex/flags): the matching snapshot lines, with refs to act on",
   args: [
     { name: "query", type: str(1000), help: "text to look for, or /regex/flags", required: true, positional: true },
     { name: "limit", type: int(1, 200), help: "at most this many matches (default 20)" },
