@@ -18,6 +18,9 @@ import { operations } from "./scenarios/operations.js";
 import { scale } from "./scenarios/scale.js";
 import { warmCli } from "./scenarios/startup.js";
 import { remoteBrowsers } from "./scenarios/remote.js";
+import { recovery } from "./scenarios/recovery.js";
+import { autosaveCost } from "./scenarios/autosave.js";
+import { stealthAndWebmcp } from "./scenarios/stealth.js";
 import { peersSideBySide } from "./peers/side-by-side.js";
 import { mcpPeersSideBySide } from "./peers/mcp-side-by-side.js";
 import { formatAims, judge, mark, type Verdict } from "./aims.js";
@@ -34,6 +37,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["concurrency", concurrency],
   ["memory (PSS, MB)", memory],
   ["isolated sessions", isolatedSessions],
+  ["autosave of isolated storage", autosaveCost],
   ["guard: 100 subresources", guardLoad],
   ["containment: with and without", containmentCost],
   ["transcript and envelope overhead", transcriptOverhead],
@@ -41,11 +45,13 @@ const scenarios: [string, typeof warmCli][] = [
   ["typed operations", operations],
   ["MCP front door", mcpCall],
   ["HTTP front door", httpCall],
+  ["stealth mode and WebMCP", stealthAndWebmcp],
   ["remote browsers", remoteBrowsers],
   ["scale: sessions in one daemon", scale],
+  ["recovery after kill -9", recovery],
 ];
-/** Only full runs and --only measure these: minutes long (scale), browser servers of their own (remote), a dozen cold starts (containment). */
-const FULL_ONLY = new Set(["remote browsers", "scale: sessions in one daemon", "containment: with and without"]);
+/** Only full runs and --only measure these: minutes long (scale), browser servers of their own (remote), a dozen cold starts (containment, recovery). */
+const FULL_ONLY = new Set(["remote browsers", "scale: sessions in one daemon", "containment: with and without", "recovery after kill -9"]);
 
 const ctx = await createContext(quick);
 const results: Record<string, unknown> = {};

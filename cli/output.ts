@@ -39,6 +39,15 @@ export function failureEnvelope(error: unknown, session: string, profile: string
   };
 }
 
+/**
+ * A run that found its session's pages lost (a worker, browser or daemon that died and was started
+ * again) says so on stderr too, once per envelope: the envelope's warning is easy to miss in a script.
+ */
+export function noteReset(envelope: Envelope): void {
+  const reset = envelope.warnings.find((w) => w.code === "SESSION_RESET");
+  if (reset) process.stderr.write(safeLine`betterwright: session ${envelope.session}: ${reset.message}\n`);
+}
+
 export function envelopeExitCode(envelope: Envelope): number {
   if (envelope.ok) return EXIT.ok;
   const code = envelope.error?.code;

@@ -8,7 +8,7 @@ import type { GlobalArgs } from "./global-options.js";
 export function withClient<A extends GlobalArgs & { session?: string }>(ctx: CliContext, args: A, body: (bw: BetterWright, config: ResolvedConfig) => Promise<number>): Promise<void> {
   return ctx.run(async () => {
     const config = ctx.config(args);
-    const bw = BetterWright.fromConfig(config, ctx.env);
+    const bw = ctx.client(config);
     try {
       return await body(bw, config);
     } finally {

@@ -5,7 +5,8 @@ import { BwError } from "../shared/errors.js";
 import type { Envelope } from "../shared/envelope.js";
 import { ArtifactsList, ArtifactsPrune, type ArtifactListing, type PruneResult } from "../shared/protocol/index.js";
 import { PolicyCheck, RunAttach, SessionClose, SessionExec, SessionList, Shutdown, Status, type PolicyCheckResult, type PolicyOverrides, type SessionSummary, type StatusResult } from "../shared/protocol/index.js";
-import { connectDaemon, type DaemonConnection } from "./daemon-client.js";
+import { connectDaemon, recoveryNotice, type DaemonConnection } from "./daemon-client.js";
+import { isProcessAlive } from "../shared/process-alive.js";
 import { connectInProcess, type InProcessConnection } from "./in-process.js";
 import { applyPolicyOption, type PolicyOption } from "./policy-option.js";
 import type { NetworkPolicy } from "../shared/network-policy/index.js";
@@ -37,10 +38,17 @@ export interface BetterWrightOptions {
   /** The network policy (a NetworkPolicy or its options); part of the daemon's settings. */
   policy?: PolicyOption;
   /**
+   * Told, in one line, what the client did that the caller did not ask for: starting a new daemon in place
+   * of one that had died (killed) holding the profile. The CLI prints it on stderr.
+   */
+  onNotice?: (message: string) => void;
+  /**
    * Drive betterwright serve's sessions (named by UUID) and load its saved states (`http-…`).
    * Without it those names are refused (INVALID_ARGUMENT), so that nothing but serve's HTTP API uses them by accident.
    */
   serveSessions?: boolean;
+  /** Stealth mode: page evaluation in an isolated world, automation traces removed (docs/stealth.md); part of the daemon's settings. */
+  stealth?: boolean;
 }
 
 export interface RunOptions {
@@ -64,6 +72,8 @@ export interface RunOptions {
 export interface OpOptions {
   session?: string;
   timeoutMs?: number;
+  /** How long a target that matches nothing, or that another element covers, is waited for (default: the config's elementWaitSeconds, 2 s). */
+  elementWaitMs?: number;
   signal?: AbortSignal;
   /** Accept downloads the session's pages start during this operation; without it every download is cancelled. */
   approveDownloads?: boolean;
@@ -83,6 +93,7 @@ export class BetterWright {
   private connection: Promise<DaemonConnection> | undefined;
   /** A policy with a custom hook: it runs with the host in this process. */
   private localPolicy: NetworkPolicy | undefined;
+  private onNotice: ((message: string) => void) | undefined;
   private serveSessions = false;
 
   constructor(options: BetterWrightOptions = {}) {
@@ -93,14 +104,16 @@ export class BetterWright {
     if (options.browser !== undefined) flags.browser = options.browser;
     if (options.headless === false) flags.headed = true;
     if (options.daemon === false) flags.noDaemon = true;
+    if (options.stealth === true) flags.stealth = true;
     this.config = resolveConfig({ flags, env: this.env });
+    this.onNotice = options.onNotice;
     this.serveSessions = options.serveSessions === true;
     if (options.policy !== undefined) this.localPolicy = applyPolicyOption(this.config, options.policy, options.daemon);
   }
 
   /** For front ends (the CLI) that have already resolved their configuration. */
-  static fromConfig(config: ResolvedConfig, env: NodeJS.ProcessEnv, options: Pick<BetterWrightOptions, "serveSessions"> = {}): BetterWright {
-    const bw = new BetterWright({ env: {} });
+  static fromConfig(config: ResolvedConfig, env: NodeJS.ProcessEnv, options: Pick<BetterWrightOptions, "serveSessions" | "onNotice"> = {}): BetterWright {
+    const bw = new BetterWright({ env: {}, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
     Object.assign(bw, { config, env, serveSessions: options.serveSessions === true });
     return bw;
   }
@@ -110,14 +123,25 @@ export class BetterWright {
   }
 
   /** `forBrowser`: this first call will need the browser (a daemon started now starts it at once). */
-  private connect(forBrowser = false): Promise<DaemonConnection> {
+  private async connect(forBrowser = false): Promise<DaemonConnection> {
+    const pending = this.connection;
+    const live = await pending?.catch(() => undefined);
+    // A daemon killed since the last call: its socket may not have said so yet (the processes it
+    // leaves behind hold it a moment longer), and a run sent there would be lost with it.
+    if (live && this.connection === pending && !isProcessAlive(live.daemon.pid)) {
+      this.connection = undefined;
+      live.peer.close();
+    }
     if (!this.connection) {
       const pending: Promise<DaemonConnection> = this.config.settings.noDaemon
         ? connectInProcess(this.config, this.localPolicy, this.serveSessions)
         : connectDaemon(this.config, this.env, forBrowser, this.serveSessions);
       this.connection = pending;
       pending.then(
-        (c) => c.peer.onClose(() => { if (this.connection === pending) this.connection = undefined; }),
+        (c) => {
+          if (c.recovered) this.onNotice?.(recoveryNotice(c.layout.profile, c.recovered));
+          c.peer.onClose(() => { if (this.connection === pending) this.connection = undefined; });
+        },
         () => { if (this.connection === pending) this.connection = undefined; },
       );
     }
@@ -155,6 +179,7 @@ export class BetterWright {
       op: name,
       args: args as Record<string, unknown>,
       timeoutMs: options.timeoutMs ?? this.config.settings.timeoutMs,
+      elementWaitMs: options.elementWaitMs ?? this.config.settings.elementWaitMs,
       runId,
       ...(options.approveDownloads ? { approveDownloads: true } : {}),
       ...(options.create ? { create: options.create } : {}),

@@ -18,7 +18,7 @@ import { checkSocket } from "../shared/secure-fs.js";
 
 const CONNECT_RETRY_MS = 50;
 const WAIT_FOR_DAEMON_MS = 15_000;
-/** Past the profile lock's stale time (10 s), so a killed daemon's lock is taken over. */
+/** Past the profile lock's stale time (10 s), so that the lock of a killed holder that named nobody (an older version) is taken over. */
 const LOCK_TAKEOVER_MS = 13_000;
 /** How long a spawn that found the lock held waits for the holder's socket before spawning again. */
 const EXISTS_CONNECT_MS = 1_000;
@@ -27,6 +27,20 @@ export interface DaemonConnection {
   peer: RpcCaller;
   daemon: DaemonIdentity;
   layout: HomeLayout;
+  /** The daemon was started in place of one that had died holding the profile (killed): its pid. */
+  recovered?: RecoveredDaemon;
+}
+
+export interface RecoveredDaemon {
+  pid: number;
+  /** What held the profile: a daemon, or a --no-daemon run. */
+  kind: "daemon" | "in-process";
+}
+
+/** The line a front end shows when a call had to replace a daemon that had died. */
+export function recoveryNotice(profile: string, recovered: RecoveredDaemon): string {
+  const what = recovered.kind === "daemon" ? "the daemon" : "a --no-daemon run";
+  return `${what} for profile ${profile} had stopped unexpectedly (pid ${recovered.pid}); started a new daemon`;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,11 +73,13 @@ async function connectWithin(socketPath: string, ms: number): Promise<RpcCaller 
 
 /**
  * Spawns a daemon and connects to whichever daemon serves the profile. A spawn
- * that finds the profile lock held ("exists") either lost a race (the winner
- * binds within moments) or met the lock of a killed daemon, which is taken over
- * once stale (10 s after its last refresh): keep spawning until one serves.
+ * that finds the profile lock held ("exists") lost a race (the winner binds
+ * within moments), met a --no-daemon run, or met the lock of a killed holder
+ * that did not name itself, which is taken over once stale (10 s after its
+ * last refresh): keep spawning until one serves. (A killed holder that named
+ * itself is found dead and its lock taken at once.)
  */
-async function startAndConnect(layout: HomeLayout, bootstrap: DaemonBootstrap, env: NodeJS.ProcessEnv): Promise<RpcCaller> {
+async function startAndConnect(layout: HomeLayout, bootstrap: DaemonBootstrap, env: NodeJS.ProcessEnv): Promise<{ peer: RpcCaller; recovered?: RecoveredDaemon }> {
   const until = Date.now() + LOCK_TAKEOVER_MS;
   // child_process and the spawn logic load only when a daemon has to be started.
   const { spawnDaemon } = await import("./spawn.js");
@@ -71,7 +87,7 @@ async function startAndConnect(layout: HomeLayout, bootstrap: DaemonBootstrap, e
     const readiness = await spawnDaemon(layout, bootstrap, env);
     if (readiness.status === "error") throw BwError.from(readiness.error);
     const peer = await connectWithin(layout.socketPath, readiness.status === "ready" ? WAIT_FOR_DAEMON_MS : EXISTS_CONNECT_MS);
-    if (peer) return peer;
+    if (peer) return readiness.status === "ready" && readiness.recovered ? { peer, recovered: readiness.recovered } : { peer };
     if (readiness.status === "ready") throw new BwError("DAEMON_UNAVAILABLE", `the daemon for profile ${layout.profile} did not open ${layout.socketPath}; see ${layout.logPath}`);
     if (Date.now() >= until) {
       throw new BwError("DAEMON_UNAVAILABLE", `the profile ${layout.profile} is locked by a process that serves no socket (a --no-daemon run?); see ${layout.logPath}`);
@@ -86,10 +102,13 @@ export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessE
   const stated = statedSettings(config);
   const layout = layoutFor(settings.home, settings.profile);
   let spawnSettings: DaemonSettings = daemonSettingsOf(settings);
+  let recovered: RecoveredDaemon | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
     let peer = await tryConnect(layout.socketPath);
     if (!peer) {
-      peer = await startAndConnect(layout, { home: layout.home, profile: layout.profile, settings: spawnSettings, defaultTimeoutMs: settings.timeoutMs, ...(forBrowser ? { prestartWorker: true } : {}) }, env);
+      const started = await startAndConnect(layout, { home: layout.home, profile: layout.profile, settings: spawnSettings, defaultTimeoutMs: settings.timeoutMs, ...(forBrowser ? { prestartWorker: true } : {}) }, env);
+      peer = started.peer;
+      recovered ??= started.recovered;
     }
     let hello;
     try {
@@ -98,7 +117,7 @@ export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessE
       peer.close();
       throw error;
     }
-    if (hello.status === "ok") return { peer, daemon: hello.daemon, layout };
+    if (hello.status === "ok") return { peer, daemon: hello.daemon, layout, ...(recovered ? { recovered } : {}) };
     peer.close();
     spawnSettings = mergeSettings(hello.daemon.settings, stated);
     await waitForDaemonExit(hello.daemon.pid);

@@ -31,7 +31,8 @@ import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerStateMethods } from "./methods/state-methods.js";
 import { registerVaultMethods } from "./methods/vault-methods.js";
 import { registerWorkerMethods } from "./methods/worker-methods.js";
-import { acquireProfileLock, type HeldLock } from "./profile-lock.js";
+import { acquireProfileLock, describeHolder, lockHolder, type HeldLock, type LockHolder } from "./profile-lock.js";
+import { SessionRecords } from "./session-records.js";
 import { SessionContexts } from "./session-contexts.js";
 import { SessionRegistry } from "./sessions.js";
 import { StateStore } from "./states/state-store.js";
@@ -89,6 +90,8 @@ export class Daemon {
   private readonly startedAt: number;
   private server: net.Server | undefined;
   private lock: HeldLock | undefined;
+  /** The holder of the profile that died holding it (killed), when this daemon took its lock over. */
+  recoveredFrom: LockHolder | undefined;
   private readonly peers = new Set<RpcPeer<ConnectionContext>>();
   private reaper: NodeJS.Timeout | undefined;
   private readonly serving: boolean;
@@ -137,13 +140,14 @@ export class Daemon {
       () => ({
         browser: options.settings.browser,
         headless: options.settings.headless,
+        ...(options.settings.stealth ? { stealth: true } : {}),
         ...this.workerDirs(),
         routeRequests: this.guard.settings.custom === true,
         ...(remoteInit ? { remote: remoteInit } : {}),
       }),
       (link) => this.workerRegistry(link),
       (line) => this.log.write(line),
-      () => spawnWorker(planFor(this.layout, this.workerDirs(), { explicit: options.settings.browser, headless: options.settings.headless }, this.containment, process.env, remoteUsesTls(options.settings.remote))),
+      () => spawnWorker(planFor(this.layout, this.workerDirs(), { explicit: options.settings.browser, headless: options.settings.headless, stealth: options.settings.stealth === true }, this.containment, process.env, remoteUsesTls(options.settings.remote))),
     );
     const stateCaps = options.settings.states ?? STATE_DEFAULTS;
     this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });
@@ -154,7 +158,8 @@ export class Daemon {
       finishEnvelope: (envelope, outcome) => this.artifacts.finishEnvelope(withContainmentWarning(envelope, this.containmentStatus), outcome),
       filterOutput: this.vault.filterOutput,
       limits: options.settings.limits ?? LIMIT_DEFAULTS,
-      contexts: new SessionContexts(this.states, stateCaps),
+      contexts: new SessionContexts(this.states, stateCaps, (line) => this.log.write(line)),
+      records: new SessionRecords((line) => this.log.write(line)),
     });
   }
 
@@ -187,7 +192,9 @@ export class Daemon {
     this.lock = await acquireProfileLock(this.layout.profileDir, this.layout.profileLockPath, (error) => {
       this.log.write(`profile lock compromised: ${error.message}; shutting down`);
       this.requestStop("profile lock compromised");
-    });
+    }, this.serving ? "daemon" : "in-process");
+    this.recoveredFrom = this.lock?.tookOverFrom;
+    if (this.lock) this.sessions.claimProfile(this.layout.profileLockPath, this.recoveredFrom, (line) => this.log.write(line));
     if (!this.serving) {
       if (!this.lock) {
         ensurePrivateDir(this.layout.runtimeDir, this.layout.home);
@@ -198,7 +205,7 @@ export class Daemon {
       this.reaper.unref();
       return true;
     }
-    if (!this.lock) return false;
+    if (!this.lock) return this.notServing();
     try {
       prepareSocketDir(this.layout.socketPath, this.layout.home);
       removeStaleSocket(this.layout.socketPath);
@@ -228,6 +235,11 @@ export class Daemon {
     this.reaper = setInterval(() => this.reap(), REAPER_INTERVAL_MS);
     this.log.write(`serving profile ${this.layout.profile} on ${this.layout.socketPath}`);
     return true;
+  }
+
+  private notServing(): false {
+    this.log.write(`not serving: the profile lock is held by ${describeHolder(lockHolder(this.layout.profileLockPath))}, which serves`);
+    return false;
   }
 
   private registry(): MethodRegistry<ConnectionContext> {
@@ -322,12 +334,6 @@ export class Daemon {
   }
 
   workerBlocked(session: string | null, blockedMs: number): void {
-    // No snippet has had control in this worker yet: the stall is its own start-up (slow on a loaded
-    // machine), which a restart would only repeat. The ping timeout still ends a worker that truly hangs.
-    if (session === null) {
-      this.log.write(`worker stalled for ${blockedMs} ms before running any snippet; not restarting it`);
-      return;
-    }
     this.worker.blocked(session, blockedMs);
   }
 
@@ -384,6 +390,7 @@ export class Daemon {
     }
     if (this.ephemeralDir) rmSync(this.ephemeralDir, { recursive: true, force: true });
     if (!this.serving) rmSync(this.log.file, { force: true });
+    await this.sessions.stopCleanly();
     await this.lock?.release();
     this.log.write("stopped");
     this.log.close();

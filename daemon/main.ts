@@ -3,7 +3,7 @@
 // the hard shutdown deadline. A client that is about to exec gets its worker
 // started first thing, before the daemon's own modules load and before the
 // profile lock: the worker's Node start and Playwright import overlap ours.
-import { createWriteStream } from "node:fs";
+import { createWriteStream, writeSync } from "node:fs";
 import { text } from "node:stream/consumers";
 import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
 import { validateBootstrap } from "../shared/bootstrap.js";
@@ -29,6 +29,18 @@ function report(readiness: DaemonReadiness): void {
   }
 }
 
+/**
+ * stderr is the log file: every start that fails says why there, not only to the client that waited.
+ * Written directly, and given up quietly: on a full disk a failed write must not take the readiness line down.
+ */
+function logToStderr(line: string): void {
+  try {
+    writeSync(2, `${new Date().toISOString()} daemon[${process.pid}] ${line}\n`);
+  } catch {
+    // nowhere to say it
+  }
+}
+
 /** The worker's process, not yet initialised: it gets worker.init only if this daemon takes the lock. */
 function startEarlyWorker(bootstrap: DaemonBootstrap, containment: ContainmentStatus): SpawnedWorker | undefined {
   // Required and unavailable: the daemon refuses to start, so no worker either.
@@ -37,7 +49,7 @@ function startEarlyWorker(bootstrap: DaemonBootstrap, containment: ContainmentSt
     const layout = layoutFor(bootstrap.home, bootstrap.profile);
     // Nothing goes into a home another user could change; the Daemon's constructor checks it again.
     prepareHome(layout);
-    const browser = { explicit: bootstrap.settings.browser, headless: bootstrap.settings.headless };
+    const browser = { explicit: bootstrap.settings.browser, headless: bootstrap.settings.headless, stealth: bootstrap.settings.stealth === true };
     return spawnWorker(planFor(layout, profileWorkerDirs(layout), browser, containment, process.env));
   } catch {
     // A home we cannot write or must not use: the daemon's own start reports why; a later call spawns the worker as usual.
@@ -66,7 +78,9 @@ async function main(): Promise<void> {
     }
   } catch (error) {
     if (early) discardWorker(early);
-    report({ status: "error", error: toBwError(error, "DAEMON_UNAVAILABLE").toJSON() });
+    const failure = toBwError(error, "DAEMON_UNAVAILABLE");
+    logToStderr(`cannot start: ${failure.message} [${failure.code}]`);
+    report({ status: "error", error: failure.toJSON() });
     process.exitCode = 1;
     return;
   }
@@ -78,7 +92,8 @@ async function main(): Promise<void> {
   process.on("SIGHUP", () => {});
   process.on("uncaughtException", (error) => daemon.log.write(`uncaught exception: ${errorText(error)}`));
   process.on("unhandledRejection", (reason) => daemon.log.write(`unhandled rejection: ${errorText(reason)}`));
-  report({ status: "ready", pid: process.pid });
+  const from = daemon.recoveredFrom;
+  report({ status: "ready", pid: process.pid, ...(from ? { recovered: { pid: from.pid, kind: from.kind } } : {}) });
   if (bootstrap.prestartWorker) daemon.prestartWorker(early);
 }
 

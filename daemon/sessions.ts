@@ -5,15 +5,18 @@ import { randomUUID } from "node:crypto";
 import { LIMIT_DEFAULTS, LIMIT_SOURCES, type LimitSettings } from "../shared/config.js";
 import { BwError, toBwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
-import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
-import { transcriptPath, type HomeLayout } from "../shared/paths.js";
+import { envelopeOf, type Envelope, type WorkerOutcome } from "../shared/envelope.js";
+import type { HomeLayout } from "../shared/paths.js";
 import { WorkerCancel, WorkerCloseSession, WorkerExec, WorkerOp, type SessionSummary } from "../shared/protocol/index.js";
 import { opTranscriptText, type OpCall } from "./op-transcript.js";
 import type { StateSaveResult } from "../shared/protocol/index.js";
 import { SHARED_SPEC, type SessionSpec } from "../shared/session-settings.js";
 import { RunTable } from "./runs.js";
 import { assertSameSpec, type SessionContexts } from "./session-contexts.js";
-import { preview, Transcript, type TranscriptEntry } from "./transcript.js";
+import { preview, type TranscriptEntry } from "./transcript.js";
+import { DaemonSession } from "./daemon-session.js";
+import { holderGoneReason, type SessionRecord, type SessionRecords } from "./session-records.js";
+import type { LockHolder } from "./profile-lock.js";
 import type { WorkerSupervisor } from "./worker-host/supervisor.js";
 
 /** Extra time the daemon gives the worker past a run's budget before it stops waiting. */
@@ -30,6 +33,8 @@ export interface ExecRequest {
   /** JSON data the snippet sees as `args`. */
   args?: unknown;
   timeoutMs: number;
+  /** A typed operation's short wait for a target that matches nothing or is covered. */
+  elementWaitMs?: number | undefined;
   runId?: string | undefined;
   /** Downloads started by this session's pages during the run are accepted (exec --approve-downloads). */
   approveDownloads?: boolean | undefined;
@@ -58,58 +63,6 @@ function failed(error: BwError): WorkerOutcome {
   return { ok: false, error: error.toJSON(), console: [], pages: [], artifacts: [], warnings: [] };
 }
 
-class DaemonSession {
-  readonly createdAt: number;
-  lastUsedAt: number;
-  inFlight = 0;
-  queued = 0;
-  /** Set by close: a run still waiting in the queue stops waiting and never starts. */
-  closed = false;
-  private markClosed!: () => void;
-  private readonly closing = new Promise<void>((resolve) => (this.markClosed = resolve));
-  private tail: Promise<unknown> = Promise.resolve();
-  private seq: number | undefined;
-  /** The worker generation this session last ran on; a newer worker means its pages are gone. */
-  workerGeneration: number | undefined;
-  /** On remote browsers: the endpoint it lives on, as the worker last said. */
-  placement: string | undefined;
-  readonly transcript: Transcript;
-
-  constructor(readonly name: string, layout: HomeLayout, now: number, readonly spec: SessionSpec) {
-    this.createdAt = now;
-    this.lastUsedAt = now;
-    this.transcript = new Transcript(transcriptPath(layout, name));
-  }
-
-  nextSeq(): number {
-    this.seq = (this.seq ?? this.transcript.lastSeq()) + 1;
-    return this.seq;
-  }
-
-  close(): void {
-    this.closed = true;
-    this.markClosed();
-    // Runs still in its queue end with SESSION_CLOSING and write no line; one that does opens the file again.
-    this.transcript.close();
-  }
-
-  closingError(): BwError {
-    return new BwError("SESSION_CLOSING", `session ${this.name} was closed`);
-  }
-
-  /** Runs `task` after every earlier task of this session has finished, or at once when the session closes. */
-  enqueue<T>(task: () => Promise<T>): Promise<T> {
-    this.queued++;
-    const result = Promise.race([this.tail, this.closing]).then(() => {
-      this.queued--;
-      this.inFlight++;
-      return task().finally(() => this.inFlight--);
-    });
-    this.tail = result.catch(() => {});
-    return result;
-  }
-}
-
 export interface SessionRegistryOptions {
   layout: HomeLayout;
   worker: WorkerSupervisor;
@@ -120,6 +73,8 @@ export interface SessionRegistryOptions {
   filterOutput: OutputFilter;
   limits?: LimitSettings;
   contexts?: SessionContexts;
+  /** Which sessions this host holds, for a daemon that takes over after a crash. */
+  records?: SessionRecords;
 }
 
 export class SessionRegistry {
@@ -134,6 +89,8 @@ export class SessionRegistry {
   private readonly limits: LimitSettings;
   /** Isolated sessions' contexts and saved states. */
   private readonly contexts: SessionContexts | undefined;
+  /** The file that tells a daemon taking over after a crash which sessions lost their pages. */
+  private readonly records: SessionRecords | undefined;
 
   /** The envelope finisher and the redaction are required: a registry without them would pass on what it must not, fail open. */
   constructor(options: SessionRegistryOptions) {
@@ -144,6 +101,7 @@ export class SessionRegistry {
     this.filterOutput = options.filterOutput;
     this.limits = options.limits ?? LIMIT_DEFAULTS;
     this.contexts = options.contexts;
+    this.records = options.records;
     this.runs = new RunTable(this.now);
   }
 
@@ -161,8 +119,37 @@ export class SessionRegistry {
     if (!session) {
       session = new DaemonSession(name, this.layout, this.now(), spec);
       this.sessions.set(name, session);
+      this.recordSessions();
     }
     return session;
+  }
+
+  private recordSessions(): void {
+    this.records?.write([...this.sessions.values()].map((s) => ({ session: s.name, spec: s.spec })));
+  }
+
+  /**
+   * This host holds the profile lock (taken over from `from`, if its holder had died): the session records
+   * and autosaves are its own, and the sessions a holder that did not stop cleanly left come back.
+   */
+  claimProfile(lockPath: string, from: LockHolder | undefined, log: (line: string) => void): void {
+    if (from) log(`took over the profile lock of pid ${from.pid}, which had stopped without releasing it`);
+    this.contexts?.claim();
+    const left = this.records?.claim(lockPath) ?? [];
+    if (left.length === 0) return;
+    log(`sessions that lost their pages with it: ${left.map((r) => r.session).join(", ")}`);
+    this.restore(left, holderGoneReason(this.layout.profile, from));
+  }
+
+  /**
+   * The sessions of a holder of the profile that did not stop cleanly: back as they were made (within the
+   * session limit), each told on its next run, with `why`, that its pages were lost.
+   */
+  restore(records: SessionRecord[], why: string): void {
+    for (const { session: name, spec } of records) {
+      if (this.sessions.has(name) || this.sessions.size >= this.limits.maxSessions) continue;
+      this.session(name, spec).resetPending = why;
+    }
   }
 
   /**
@@ -242,9 +229,7 @@ export class SessionRegistry {
         ? failed(new BwError("CANCELLED", "the run was cancelled before it started"))
         : session.closed ? failed(session.closingError()) : await this.runOnWorker(session, request, runId, deadline);
       const { outcome, snippet } = this.filterOutput(raw, request.op ? opTranscriptText(request.op, raw.secretArgs) : snippetTranscriptText(request));
-      const envelope: Envelope = await this.finishEnvelope({
-        ok: outcome.ok,
-        ...(outcome.ok ? (outcome.result === undefined ? {} : { result: outcome.result }) : { error: outcome.error! }),
+      const envelope: Envelope = await this.finishEnvelope(envelopeOf(outcome, {
         session: request.session,
         profile: this.layout.profile,
         runId,
@@ -257,7 +242,7 @@ export class SessionRegistry {
         ...(outcome.blocked?.length ? { blocked: outcome.blocked } : {}),
         // Cut short in the worker (too large to cross): only the preview came.
         ...(outcome.truncated ? { truncated: true, preview: outcome.preview ?? "" } : {}),
-      }, outcome);
+      }), outcome);
       session.lastUsedAt = this.now();
       this.record(session, envelope, {
         seq: envelope.seq,
@@ -267,7 +252,7 @@ export class SessionRegistry {
         snippet,
         ...(request.op ? { op: request.op.name } : {}),
         ok: envelope.ok,
-        ...(envelope.ok ? { result: preview(envelope.truncated ? envelope.preview : envelope.result) } : { error: { code: envelope.error!.code, message: envelope.error!.message } }),
+        ...(envelope.ok ? { result: preview(envelope.truncated ? envelope.preview : envelope.result) } : { error: { code: envelope.error.code, message: envelope.error.message } }),
         artifacts: envelope.artifacts.map((a) => a.path),
         pages: envelope.pages.map((p) => p.url),
       });
@@ -312,21 +297,25 @@ export class SessionRegistry {
       // Closed while the worker started: the worker must not make the session again.
       if (session.closed) return failed(session.closingError());
       generation = this.worker.generation;
-      const lostPages = session.workerGeneration !== undefined && session.workerGeneration !== generation;
+      const lostPages = session.resetPending !== undefined || (session.workerGeneration !== undefined && session.workerGeneration !== generation);
       // A new worker places the session anew (remote browsers): where it lived is not where it lives.
       if (lostPages) session.placement = undefined;
-      // An isolated session on a new worker gets its context again: its settings, not its lost storage.
-      if (session.spec.isolated && session.workerGeneration !== generation) session.placement = await this.isolation().open(worker, session.name, session.spec, session.workerGeneration === undefined);
+      // An isolated session on a new worker (or a daemon that took over) gets its context again: its settings and its autosaved storage.
+      const fresh = session.workerGeneration === undefined && session.resetPending === undefined;
+      if (session.spec.isolated && session.workerGeneration !== generation) session.placement = await this.isolation().open(worker, session.name, session.spec, fresh);
       session.workerGeneration = generation;
       const outcome = request.op
-        ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS)
+        ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs, ...(request.elementWaitMs ? { elementWaitMs: request.elementWaitMs } : {}), ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS)
         : await worker.call(WorkerExec, { session: request.session, code: request.code, ...(request.args !== undefined ? { args: request.args } : {}), runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
+      if (session.spec.isolated && !session.closed) this.isolation().autosave(worker, session.name);
       if (outcome.placement !== undefined) session.placement = outcome.placement;
       delete outcome.placement;
       if (lostPages && !outcome.warnings.some((w) => w.code === "SESSION_RESET")) {
-        const storage = session.spec.isolated ? ", and its own cookies and storage with them (its settings were kept)" : "";
-        outcome.warnings.unshift({ code: "SESSION_RESET", message: `the worker restarted since this session's last call; its pages and page state were lost${storage}` });
+        const storage = session.spec.isolated ? " (its settings, and its cookies and storage as its last autosaved run left them, were kept)" : "";
+        const why = session.resetPending ?? "the worker restarted since this session's last call";
+        outcome.warnings.unshift({ code: "SESSION_RESET", message: `${why}; its pages and page state were lost${storage}` });
       }
+      session.resetPending = undefined;
       return outcome;
     } catch (error) {
       const blocked = generation === undefined ? undefined : this.worker.blockedBy(request.session, generation);
@@ -356,10 +345,18 @@ export class SessionRegistry {
     const session = this.sessions.get(name);
     if (!session) return false;
     this.sessions.delete(name);
+    this.recordSessions();
     session.close();
     const worker = this.worker.current();
     if (worker) await worker.call(WorkerCloseSession, { session: name }).catch(() => {});
+    if (session.spec.isolated) await this.contexts?.forget(name);
     return true;
+  }
+
+  /** A clean stop: nothing is left for a daemon taking over to restore. */
+  async stopCleanly(): Promise<void> {
+    this.records?.remove();
+    await this.contexts?.forgetAll();
   }
 
   /** Sessions idle past the TTL, for the reaper. */

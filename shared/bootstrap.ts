@@ -17,7 +17,8 @@ export interface DaemonBootstrap {
 }
 
 export type DaemonReadiness =
-  | { status: "ready"; pid: number }
+  /** `recovered`: the holder of the profile it took over, which had died holding it (killed). */
+  | { status: "ready"; pid: number; recovered?: { pid: number; kind: "daemon" | "in-process" } }
   /** Another daemon holds the profile lock; it serves (or is about to). */
   | { status: "exists"; pid: number }
   | { status: "error"; error: ErrorShape };

@@ -2,6 +2,7 @@
 // its `profiles.<name>` section) < environment < flags. Nothing else reads
 // process.env; callers hand it in. A bad value names where it came from.
 import { readFileSync } from "node:fs";
+import { DEFAULT_ELEMENT_WAIT_MS, MAX_ELEMENT_WAIT_MS } from "./operations/table.js";
 import { asBool, asCount, asHostList, asMilliseconds, asPath, asSeconds, fail, MAX_TIMEOUT_MS, type Source } from "./config-values.js";
 import { DEFAULT_PROFILE, DEFAULT_SESSION, normalizeProfile, validateName } from "./names.js";
 import { canonicalHome, defaultHome } from "./paths.js";
@@ -111,6 +112,8 @@ export interface DaemonSettings {
   requireContainment: boolean;
   /** Remote browsers the sessions are placed on, and the guard offered to them (docs/remote-browsers.md). */
   remote: RemoteSettings;
+  /** Snippets' page evaluation in an isolated world, the driver's known traces removed (docs/stealth.md). */
+  stealth: boolean;
 }
 
 export interface Settings extends DaemonSettings {
@@ -118,6 +121,7 @@ export interface Settings extends DaemonSettings {
   profile: string;
   session: string;
   timeoutMs: number;
+  elementWaitMs: number; // an operation's wait for a target that matches nothing or is covered
   noDaemon: boolean;
 }
 
@@ -141,6 +145,7 @@ export interface FlagInput {
   /** Remote browser endpoints (`--browser-endpoint`, repeatable). */
   browserEndpoint?: string[];
   trustRemoteEgress?: boolean;
+  stealth?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -172,6 +177,7 @@ interface Layer {
   browser?: string;
   headless?: boolean;
   timeoutMs?: number;
+  elementWaitMs?: number;
   sessionTtlSeconds?: number;
   daemonIdleSeconds?: number;
   allowLoopback?: boolean;
@@ -184,11 +190,12 @@ interface Layer {
   states?: Partial<StateSettings>;
   requireContainment?: boolean;
   remote?: RemoteLayer;
+  stealth?: boolean;
 }
 
 const FILE_KEYS = new Set([
-  "browser", "headless", "timeoutSeconds", "sessionTtlSeconds", "daemonIdleSeconds",
-  "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "policy", "requireContainment", "profiles",
+  "browser", "headless", "timeoutSeconds", "elementWaitSeconds", "sessionTtlSeconds", "daemonIdleSeconds",
+  "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "policy", "requireContainment", "stealth", "profiles",
   ...REMOTE_FILE_KEYS,
   ...Object.values(ARTIFACT_SOURCES).map((s) => s.key),
   ...Object.values(LIMIT_SOURCES).map((s) => s.key),
@@ -227,6 +234,7 @@ function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   if (raw.headless !== undefined) layer.headless = asBool(raw.headless, source, "headless");
   if (raw.policy !== undefined) Object.assign(layer, asPreset(raw.policy, source));
   if (raw.timeoutSeconds !== undefined) layer.timeoutMs = asMilliseconds(raw.timeoutSeconds, source, "timeoutSeconds");
+  if (raw.elementWaitSeconds !== undefined) layer.elementWaitMs = asMilliseconds(raw.elementWaitSeconds, source, "elementWaitSeconds");
   if (raw.sessionTtlSeconds !== undefined) layer.sessionTtlSeconds = asSeconds(raw.sessionTtlSeconds, source, "sessionTtlSeconds");
   if (raw.daemonIdleSeconds !== undefined) layer.daemonIdleSeconds = asSeconds(raw.daemonIdleSeconds, source, "daemonIdleSeconds", { allowZero: true });
   if (raw.allowLoopback !== undefined) layer.allowLoopback = asBool(raw.allowLoopback, source, "allowLoopback");
@@ -234,6 +242,7 @@ function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   if (raw.allowHosts !== undefined) layer.allowHosts = asHostList(raw.allowHosts, source, "allowHosts");
   if (raw.blockHosts !== undefined) layer.blockHosts = asHostList(raw.blockHosts, source, "blockHosts");
   if (raw.requireContainment !== undefined) layer.requireContainment = asBool(raw.requireContainment, source, "requireContainment");
+  if (raw.stealth !== undefined) layer.stealth = asBool(raw.stealth, source, "stealth");
   addCounts(layer, (key) => raw[key], () => source);
   return withRemote(layer, remoteLayerFromObject(raw, source));
 }
@@ -284,6 +293,7 @@ function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
   if (env.BETTERWRIGHT_TIMEOUT_SECONDS) {
     layer.timeoutMs = asMilliseconds(env.BETTERWRIGHT_TIMEOUT_SECONDS, src("BETTERWRIGHT_TIMEOUT_SECONDS"), "timeout");
   }
+  if (env.BETTERWRIGHT_ELEMENT_WAIT_SECONDS) layer.elementWaitMs = asMilliseconds(env.BETTERWRIGHT_ELEMENT_WAIT_SECONDS, src("BETTERWRIGHT_ELEMENT_WAIT_SECONDS"), "element wait");
   if (env.BETTERWRIGHT_SESSION_TTL_SECONDS) {
     layer.sessionTtlSeconds = asSeconds(env.BETTERWRIGHT_SESSION_TTL_SECONDS, src("BETTERWRIGHT_SESSION_TTL_SECONDS"), "session TTL");
   }
@@ -304,6 +314,7 @@ function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
   if (env.BETTERWRIGHT_REQUIRE_CONTAINMENT) {
     layer.requireContainment = asBool(env.BETTERWRIGHT_REQUIRE_CONTAINMENT, src("BETTERWRIGHT_REQUIRE_CONTAINMENT"), "require-containment");
   }
+  if (env.BETTERWRIGHT_STEALTH) layer.stealth = asBool(env.BETTERWRIGHT_STEALTH, src("BETTERWRIGHT_STEALTH"), "stealth");
   return withRemote(layer, remoteLayerFromEnv(env));
 }
 
@@ -319,6 +330,7 @@ function layerFromFlags(flags: FlagInput): Layer {
   if (flags.allowHost?.length) layer.allowHosts = asHostList(flags.allowHost, "flag --allow-host", "allow-host");
   if (flags.blockHost?.length) layer.blockHosts = asHostList(flags.blockHost, "flag --block-host", "block-host");
   if (flags.requireContainment) layer.requireContainment = true;
+  if (flags.stealth) layer.stealth = true;
   return withRemote(layer, remoteLayerFromFlags(flags));
 }
 
@@ -359,6 +371,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     headless: merged.headless ?? true,
     policy,
     timeoutMs: merged.timeoutMs ?? DEFAULTS.timeoutMs,
+    elementWaitMs: Math.min(merged.elementWaitMs ?? DEFAULT_ELEMENT_WAIT_MS, MAX_ELEMENT_WAIT_MS),
     sessionTtlSeconds: merged.sessionTtlSeconds ?? DEFAULTS.sessionTtlSeconds,
     daemonIdleSeconds: merged.daemonIdleSeconds ?? DEFAULTS.daemonIdleSeconds,
     artifacts: { ...ARTIFACT_DEFAULTS, ...statedArtifacts },
@@ -366,6 +379,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     states: { ...STATE_DEFAULTS, ...statedStates },
     requireContainment: merged.requireContainment ?? false,
     remote: remote.settings,
+    stealth: merged.stealth ?? false,
     noDaemon: flags.noDaemon ?? (env.BETTERWRIGHT_NO_DAEMON ? asBool(env.BETTERWRIGHT_NO_DAEMON, "environment BETTERWRIGHT_NO_DAEMON", "no-daemon") : false),
   };
   if (merged.browser !== undefined) explicit.browser = settings.browser;
@@ -378,6 +392,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   if (Object.keys(statedStates).length > 0) explicit.states = settings.states;
   if (merged.requireContainment !== undefined) explicit.requireContainment = settings.requireContainment;
   if (remote.stated) explicit.remote = settings.remote;
+  if (merged.stealth !== undefined) explicit.stealth = settings.stealth;
   const statedPolicy: Partial<PolicySettings> = {};
   for (const key of POLICY_KEYS) {
     if (merged[key] !== undefined) Object.assign(statedPolicy, { [key]: merged[key] });
@@ -387,8 +402,8 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
 }
 
 export function daemonSettingsOf(settings: Settings): DaemonSettings {
-  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote } = settings;
-  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote };
+  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote, stealth } = settings;
+  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote, stealth };
 }
 
 export { DEFAULT_PROFILE };

@@ -42,10 +42,8 @@ export interface BlockedRequest {
   count: number;
 }
 
-export interface Envelope {
-  ok: boolean;
-  result?: unknown;
-  error?: ErrorShape;
+/** What every envelope carries, whether its run succeeded or not. */
+export interface EnvelopeBase {
   session: string;
   profile: string;
   runId: string;
@@ -62,6 +60,27 @@ export interface Envelope {
   blocked?: BlockedRequest[];
   /** Downloads started during the run: accepted ones and rejected ones with a reason code. */
   downloads?: DownloadOutcome[];
+}
+
+export interface OkEnvelope extends EnvelopeBase {
+  ok: true;
+  result?: unknown;
+  error?: undefined;
+}
+
+export interface FailedEnvelope extends EnvelopeBase {
+  ok: false;
+  error: ErrorShape;
+  result?: undefined;
+}
+
+/** `if (envelope.ok)` narrows it: `result` on success, `error` on failure. */
+export type Envelope = OkEnvelope | FailedEnvelope;
+
+/** An outcome's verdict over `rest`, with `ok` and then `result` or `error` first, as callers read them. */
+export function envelopeOf(verdict: { ok: boolean; result?: unknown; error?: ErrorShape }, rest: EnvelopeBase): Envelope {
+  if (verdict.ok) return { ok: true, ...(verdict.result === undefined ? {} : { result: verdict.result }), ...rest };
+  return { ok: false, error: verdict.error!, ...rest };
 }
 
 /** What the worker reports for one run; the daemon adds identity and sequence. */

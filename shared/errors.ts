@@ -11,7 +11,7 @@ export const ERROR_CODES = {
   BLOCKED_URL: { retryable: false, exit: 1, summary: "The network policy denied a URL." },
   SESSION_NOT_FOUND: { retryable: false, exit: 1, summary: "No session by that name." },
   SESSION_CLOSING: { retryable: true, exit: 1, summary: "The session is closing." },
-  SESSION_RESET: { retryable: false, exit: 1, summary: "The session's pages were lost to a worker or browser restart." },
+  SESSION_RESET: { retryable: false, exit: 1, summary: "The session's pages were lost to a worker, browser or daemon restart." },
   BROWSER_UNAVAILABLE: { retryable: false, exit: 3, summary: "No browser could be found or launched." },
   BROWSER_DISCONNECTED: { retryable: false, exit: 1, summary: "The browser went away during the run." },
   DAEMON_UNAVAILABLE: { retryable: true, exit: 3, summary: "The daemon could not be started or reached." },
@@ -45,7 +45,12 @@ export const ERROR_CODES = {
   DOWNLOAD_UNSUPPORTED: { retryable: false, exit: 1, summary: "A download was not a PDF (its first bytes are not %PDF-); the HTTP API keeps PDFs only." },
   DOWNLOAD_LIMIT: { retryable: false, exit: 1, summary: "A session of the HTTP API already keeps as many PDFs as it may." },
   CONTAINMENT_UNAVAILABLE: { retryable: false, exit: 3, summary: "The worker cannot be contained here (no bwrap, no user namespaces, not Linux): a warning on every envelope, or the daemon's refusal to start under requireContainment." },
+  ELEMENT_NOT_FOUND: { retryable: true, exit: 1, summary: "An operation's target (a role and name, text, label, selector…) matched no element within the short element wait (2 s once the page has loaded); nothing was done. The message names the target and the page." },
+  ELEMENT_OBSCURED: { retryable: true, exit: 1, summary: "Another element (an overlay, a dialog, a cookie banner) covers the target and would take the click; nothing was done. The message names what covers it." },
   GUARD_NOT_ENFORCED: { retryable: false, exit: 3, summary: "A remote browser that cannot be made to use the guard proxy (a CDP endpoint): refused unless trustRemoteEgress is set, and then a warning on every envelope of its sessions." },
+  WEBMCP_UNSUPPORTED: { retryable: false, exit: 1, summary: "The page has no WebMCP (`document.modelContext`): the browser does not support it, or the page is not a secure context." },
+  WEBMCP_TOOL_NOT_FOUND: { retryable: false, exit: 1, summary: "The page registers no WebMCP tool by that name (the message lists those it does)." },
+  CONFIRMATION_REQUIRED: { retryable: false, exit: 1, summary: "The WebMCP tool acts on its own (it submits a form or takes a consequential action); nothing was done. Call it again with `confirm: true` if that is intended." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -4,21 +4,32 @@
 // daemon is whatever adopted it, sometimes a second later: it counts as gone.
 import { readFileSync } from "node:fs";
 
-export function isProcessAlive(pid: number): boolean {
+/** `startTicks`: when the process was known to start (processStartTicks); a live pid that started otherwise is another process. */
+export function isProcessAlive(pid: number, startTicks?: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
-  return !isZombie(pid);
+  const stat = statFields(pid);
+  if (stat === undefined) return true; // no /proc (macOS), or gone meanwhile: signal 0 had the last word
+  if (stat[0] === "Z") return false;
+  return startTicks === undefined || Number(stat[19]) === startTicks;
 }
 
-function isZombie(pid: number): boolean {
+/** When `pid` started, in clock ticks since boot (Linux); undefined where /proc does not say. */
+export function processStartTicks(pid: number): number | undefined {
+  const ticks = Number(statFields(pid)?.[19]);
+  return Number.isSafeInteger(ticks) ? ticks : undefined;
+}
+
+/** The fields of /proc/<pid>/stat after "pid (comm)": state first, starttime (field 22) at index 19. */
+function statFields(pid: number): string[] | undefined {
   try {
-    // "pid (comm) S …": the state follows the last ")", since comm may hold spaces and parentheses.
+    // "pid (comm) S …": the fields follow the last ")", since comm may hold spaces and parentheses.
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.charAt(stat.lastIndexOf(")") + 2) === "Z";
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
-    return false; // no /proc (macOS), or gone meanwhile: signal 0 had the last word
+    return undefined;
   }
 }

@@ -2,7 +2,7 @@
 // A short-lived client of the daemon's quota service: it may start the
 // profile's daemon, never a browser.
 import type { Argv } from "yargs";
-import { BetterWright, type ArtifactScope } from "../../client/index.js";
+import type { ArtifactScope } from "../../client/index.js";
 import { BwError } from "../../shared/errors.js";
 import type { ArtifactListing, PruneResult } from "../../shared/protocol/index.js";
 import type { CliContext } from "../context.js";
@@ -61,7 +61,7 @@ export function artifactsCommand(ctx: CliContext) {
       if (args.all && args.session !== undefined) throw new BwError("INVALID_ARGUMENT", "give either --session or --all, not both");
       const config = ctx.config(args);
       const scope: ArtifactScope = args.all ? { all: true } : args.session !== undefined ? { session: config.settings.session } : {};
-      const bw = BetterWright.fromConfig(config, ctx.env);
+      const bw = ctx.client(config);
       const json = wantsJson(args);
       try {
         if (args.action === "prune") {

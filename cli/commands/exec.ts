@@ -1,12 +1,11 @@
 // betterwright exec [FILE|-] [-c CODE] [--session S] [--timeout SECONDS]
 import type { Argv } from "yargs";
-import { BetterWright } from "../../client/index.js";
 import { readCode } from "../code-source.js";
 import { parseJsonFlag } from "../json-flag.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
-import { envelopeExitCode, failureEnvelope, printJson } from "../output.js";
+import { envelopeExitCode, failureEnvelope, noteReset, printJson } from "../output.js";
 import { createParamsFrom, SESSION_CREATE_OPTIONS, type SessionCreateArgs } from "../session-options.js";
 
 interface ExecArgs extends GlobalArgs, SessionCreateArgs {
@@ -45,13 +44,14 @@ export function execCommand(ctx: CliContext) {
       const { session, profile, timeoutMs } = config.settings;
       const create = createParamsFrom(args);
       const data = args.args === undefined ? undefined : parseJsonFlag("--args", args.args);
-      const bw = BetterWright.fromConfig(config, ctx.env);
+      const bw = ctx.client(config);
       try {
         // Ctrl-C cancels the run in the daemon; the envelope (CANCELLED) is still printed.
         const abort = new AbortController();
         process.once("SIGINT", () => abort.abort());
         const envelope = await bw.run(code, { session, timeoutMs, signal: abort.signal, approveDownloads: args["approve-downloads"] === true, ...(data !== undefined ? { args: data } : {}), ...(create ? { create } : {}) }).catch((error: unknown) => failureEnvelope(error, session, profile));
         printJson(envelope);
+        noteReset(envelope);
         return envelopeExitCode(envelope);
       } finally {
         await bw.close();

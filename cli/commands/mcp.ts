@@ -3,10 +3,10 @@
 // only when the server starts (client/mcp/sdk.ts): no other command pays for it.
 import path from "node:path";
 import type { Argv } from "yargs";
-import { BetterWright } from "../../client/index.js";
 import { selectTools, startMcp, tokenPath } from "../../client/mcp/index.js";
 import { BwError } from "../../shared/errors.js";
 import { validateName } from "../../shared/names.js";
+import { resolveMcpSettings } from "../../shared/mcp-config.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
@@ -20,6 +20,8 @@ interface McpArgs extends GlobalArgs {
   "allow-remote"?: boolean;
   "print-config"?: boolean;
   timeout?: number;
+  instructions?: boolean;
+  "large-results"?: string;
 }
 
 export const MCP_OPTIONS: readonly OptionSpec[] = [
@@ -29,6 +31,8 @@ export const MCP_OPTIONS: readonly OptionSpec[] = [
   { name: "http", type: "string", describe: "Serve Streamable HTTP at HOST:PORT/mcp (loopback only) instead of stdio; needs the bearer token" },
   { name: "allow-remote", type: "boolean", describe: "With --http: allow a non-loopback address (the token is still required)" },
   { name: "timeout", type: "number", describe: "Budget of each call in seconds, queue wait included (env BETTERWRIGHT_TIMEOUT_SECONDS, default 30)" },
+  { name: "instructions", type: "boolean", describe: "Send the server's instructions to the host (default; --no-instructions or BETTERWRIGHT_MCP_INSTRUCTIONS=0 leaves them out)" },
+  { name: "large-results", type: "string", describe: "A result too large for one reply: pages (default; read on with the more tool) or files (its preview and a path on this machine); env BETTERWRIGHT_MCP_LARGE_RESULTS" },
   { name: "print-config", type: "boolean", describe: "Print the JSON an MCP host needs to start this server, and exit" },
 ];
 
@@ -43,6 +47,8 @@ function serverArgs(args: McpArgs, profile: string, home: string): string[] {
   if (args.session !== undefined) words.push("--session", args.session);
   if (args.isolated) words.push("--isolated");
   if (args.tools !== undefined) words.push("--tools", args.tools);
+  if (args.instructions === false) words.push("--no-instructions");
+  if (args["large-results"] !== undefined) words.push("--large-results", args["large-results"]);
   if (args.policy !== undefined) words.push("--policy", args.policy);
   for (const flag of ["block-private-network", "block-loopback", "require-containment", "trust-remote-egress"] as const) if (args[flag]) words.push(`--${flag}`);
   for (const h of args["allow-host"] ?? []) words.push("--allow-host", String(h));
@@ -68,6 +74,7 @@ export function mcpCommand(ctx: CliContext) {
       const session = args.session === undefined ? undefined : validateName(args.session, "session");
       if (args["allow-remote"] && args.http === undefined) throw new BwError("INVALID_ARGUMENT", "--allow-remote goes with --http");
       selectTools(args.tools ?? "core"); // a bad --tools fails before anything starts
+      const mcp = resolveMcpSettings({ flags: { instructions: args.instructions, "large-results": args["large-results"] }, env: ctx.env });
       if (args["print-config"]) {
         const command = { command: process.execPath, args: [path.resolve(process.argv[1] ?? "betterwright"), ...serverArgs(args, profile, home)] };
         printJson(args.http === undefined ? { mcpServers: { betterwright: command } } : {
@@ -78,7 +85,7 @@ export function mcpCommand(ctx: CliContext) {
       const log = (line: string) => void process.stderr.write(`${line}\n`);
       // Started by hand, it would otherwise wait in silence for JSON-RPC on stdin.
       if (args.http === undefined && process.stdin.isTTY === true) log(STDIO_HINT);
-      const bw = BetterWright.fromConfig(config, ctx.env);
+      const bw = ctx.client(config);
       try {
         const served = await startMcp({
           bw,
@@ -88,6 +95,8 @@ export function mcpCommand(ctx: CliContext) {
           maxImageBytes: config.settings.artifacts.screenshotCapBytes,
           connection: { ...(session === undefined ? {} : { session }), isolated: args.isolated === true },
           tools: args.tools ?? "core",
+          instructions: mcp.instructions,
+          largeResults: mcp.largeResults,
           ...(args.http === undefined ? {} : { http: args.http }),
           allowRemote: args["allow-remote"] === true,
           ...(ctx.env.BETTERWRIGHT_TOKEN === undefined ? {} : { tokenFromEnv: ctx.env.BETTERWRIGHT_TOKEN }),

@@ -5,7 +5,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Argv } from "yargs";
-import { BetterWright } from "../../client/index.js";
 import type { Envelope } from "../../shared/envelope.js";
 import { OPERATIONS, operationUsage, type OperationSpec } from "../../shared/operations/index.js";
 import { BwError } from "../../shared/errors.js";
@@ -14,7 +13,7 @@ import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { argLabel, opArgsFromCli, verbOptions } from "../op-args.js";
 import { applyOptions } from "../options.js";
-import { envelopeExitCode, failureEnvelope, printJson, wantsJson } from "../output.js";
+import { envelopeExitCode, failureEnvelope, noteReset, printJson, wantsJson } from "../output.js";
 import { createParamsFrom, type SessionCreateArgs } from "../session-options.js";
 import { verbText } from "../verb-text.js";
 
@@ -68,7 +67,7 @@ export function verbHandler(ctx: CliContext, spec: OperationSpec) {
     const { words, file, type } = outputFile(spec, (args.words ?? []).map(String), args);
     const opArgs = opArgsFromCli(spec, type === undefined ? args : { ...args, type }, words);
     const create = createParamsFrom(args);
-    const bw = BetterWright.fromConfig(config, ctx.env);
+    const bw = ctx.client(config);
     try {
       const abort = new AbortController();
       process.once("SIGINT", () => abort.abort());
@@ -76,6 +75,7 @@ export function verbHandler(ctx: CliContext, spec: OperationSpec) {
       if (file !== undefined) await saveTo(envelope, file);
       if (wantsJson(args)) printJson(envelope);
       else printForPeople(spec.name, envelope);
+      noteReset(envelope);
       return envelopeExitCode(envelope);
     } finally {
       await bw.close();

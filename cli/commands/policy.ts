@@ -3,7 +3,7 @@
 // a browser). Policy settings this call states are applied over the daemon's
 // policy for this answer only; they never replace or reconfigure the daemon.
 import type { Argv } from "yargs";
-import { BetterWright, type PolicyCheckResult } from "../../client/index.js";
+import type { PolicyCheckResult } from "../../client/index.js";
 import type { ResolvedConfig } from "../../shared/config.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
@@ -62,7 +62,7 @@ function checkCommand(ctx: CliContext) {
     handler: (args: PolicyCheckArgs) => ctx.run(async () => {
       const config = ctx.config(args);
       const base = ctx.config({ ...args, policy: undefined, "block-private-network": undefined, "block-loopback": undefined, "allow-host": undefined, "block-host": undefined });
-      const bw = BetterWright.fromConfig(withoutStatedPolicy(base), ctx.env);
+      const bw = ctx.client(withoutStatedPolicy(base));
       try {
         const result = await bw.checkUrl(args.url, {
           ...(args.resolve ? { resolve: true } : {}),

@@ -1,11 +1,10 @@
 // betterwright repl [--session S]: snippets on stdin separated by blank lines;
 // one envelope per line on stdout as each finishes, in order, over one connection.
 import type { Argv } from "yargs";
-import { BetterWright } from "../../client/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
-import { failureEnvelope } from "../output.js";
+import { failureEnvelope, noteReset } from "../output.js";
 import { createParamsFrom, SESSION_CREATE_OPTIONS, type SessionCreateArgs } from "../session-options.js";
 import { safeJson } from "../../shared/safe-text.js";
 
@@ -36,7 +35,7 @@ export function replCommand(ctx: CliContext) {
       const config = ctx.config(args);
       const { session, profile, timeoutMs } = config.settings;
       const create = createParamsFrom(args);
-      const bw = BetterWright.fromConfig(config, ctx.env);
+      const bw = ctx.client(config);
       const splitter = new SnippetSplitter();
       let failed = false;
       // Snippets are sent as soon as they are complete, up to REPL_AHEAD of them unanswered: the daemon's
@@ -53,6 +52,7 @@ export function replCommand(ctx: CliContext) {
         printed = printed.then(() => envelope).then((e) => {
           if (!e.ok) failed = true;
           process.stdout.write(`${safeJson(e)}\n`);
+          noteReset(e);
         });
         unanswered.push(printed);
         while (unanswered.length >= (first ? 1 : REPL_AHEAD)) await unanswered.shift();

@@ -69,7 +69,7 @@ export function vaultCommand(ctx: CliContext) {
   /** Runs `body` against a client of the profile's daemon, then disconnects. */
   const withClient = (args: VaultArgs, body: (bw: BetterWright) => Promise<number>) =>
     ctx.run(async () => {
-      const bw = BetterWright.fromConfig(ctx.config(args), ctx.env);
+      const bw = ctx.client(ctx.config(args));
       try {
         return await body(bw);
       } finally {

@@ -12,6 +12,7 @@
 import type { Context, Hono } from "hono";
 import type { BetterWright, ReadResult } from "../index.js";
 import { BwError } from "../../shared/errors.js";
+import { isErrorPageUrl } from "../../shared/operations/results.js";
 import { inputOp, parseInput } from "./input.js";
 import type { PdfIntake } from "./pdf-intake.js";
 import { viewOf } from "./records.js";
@@ -104,6 +105,8 @@ export function apiRoutes(app: Hono, deps: ApiDeps): void {
     const id = idOf(c);
     const envelope = await sessions.runIn(id, { name: "read", args: { maxChars: MAX_READ_TEXT } });
     const { url, title, text, truncated } = envelope.result as ReadResult;
+    // A failed load (refused, reset, an empty answer) leaves Chromium's error page: its text is not the site's.
+    if (isErrorPageUrl(url)) throw new BwError("NAVIGATION_FAILED", "the page did not load: the session shows Chromium's error page (its last navigation or form submission failed); navigate again");
     // The destination is checked after the read too: text of a page the policy refuses is not handed out.
     if (/^(https?|wss?):/i.test(url)) {
       const decision = await deps.bw.checkUrl(url);

@@ -13,7 +13,7 @@ import { BwError, toBwError } from "../../shared/errors.js";
 import { SERVE_STATE_PREFIX } from "../../shared/names.js";
 import { VIEWPORT } from "./input.js";
 import type { PdfIntake } from "./pdf-intake.js";
-import { readSpilled } from "./spilled.js";
+import { readSpilled } from "../front-door/spilled.js";
 import { isPng, readInside } from "../front-door/artifact-files.js";
 import type { ScreenshotResult } from "../index.js";
 import { viewOf, type RecordStore, type SessionRecord, type SessionView } from "./records.js";

@@ -13,6 +13,7 @@ import { errorResult } from "./errors.js";
 import type { FrontDoor } from "./front-door.js";
 import { callFrontDoorTool } from "./front-door-calls.js";
 import { envelopeResult, type CallResult } from "./results.js";
+import { readSpilled } from "../front-door/spilled.js";
 
 export interface CallContext {
   signal: AbortSignal;
@@ -54,6 +55,23 @@ function attachImages(door: FrontDoor, envelope: Envelope, result: CallResult): 
   return result;
 }
 
+/**
+ * The tool result of an envelope. A result the daemon spilled to a file is read back here and handed out in
+ * parts (`more`), so that a remote host never gets a path it cannot open; `--large-results files` keeps the path.
+ */
+function answer(door: FrontDoor, connection: McpConnection, name: string, envelope: Envelope): CallResult {
+  const file = envelope.fullOutputPath;
+  if (!envelope.ok || !envelope.truncated || file === undefined || door.options.largeResults === "files") return envelopeResult(name, envelope);
+  let whole: unknown;
+  try {
+    whole = readSpilled(file, door.artifactDir(envelope.session));
+  } catch {
+    return envelopeResult(name, envelope);
+  }
+  const { truncated: _cut, preview: _preview, fullOutputPath: _path, ...rest } = envelope;
+  return envelopeResult(name, { ...rest, result: whole, artifacts: envelope.artifacts.filter((a) => a.path !== file) }, (text) => connection.answers.first(text));
+}
+
 function splitSession(args: Record<string, unknown>, connection: McpConnection): { session: string; rest: Record<string, unknown> } {
   const { session, ...rest } = args;
   if (session === undefined || session === null) return { session: connection.session, rest };
@@ -74,14 +92,14 @@ export async function callTool(door: FrontDoor, connection: McpConnection, name:
     if (entry.kind === "operation") {
       await connection.prepare(session);
       const envelope = await withHeartbeat(door.bw.op(name as OperationName, args as never, { session, timeoutMs: door.options.timeoutMs, signal: context.signal }), context, everyMs);
-      const result = envelopeResult(name, envelope);
+      const result = answer(door, connection, name, envelope);
       return name === "screenshot" ? attachImages(door, envelope, result) : result;
     }
     if (name === "run") {
       await connection.prepare(session);
       const timeoutMs = typeof args.timeoutMs === "number" ? args.timeoutMs : door.options.timeoutMs;
       const envelope = await withHeartbeat(door.bw.run(String(args.code), { session, timeoutMs, signal: context.signal, ...(args.args !== undefined ? { args: args.args } : {}) }), context, everyMs);
-      return attachImages(door, envelope, envelopeResult(name, envelope));
+      return attachImages(door, envelope, answer(door, connection, name, envelope));
     }
     return await callFrontDoorTool(door, connection, name, args, session);
   } catch (error) {

@@ -4,6 +4,7 @@
 // tool or --session named lives on under the daemon's TTL.
 import type { BetterWright } from "../index.js";
 import { BwError } from "../../shared/errors.js";
+import { AnswerPages } from "./answer-pages.js";
 
 export interface ConnectionOptions {
   /** --session: every connection's default session, shared and never closed by us. */
@@ -19,6 +20,8 @@ export function connectionSessionName(clientName: string | undefined, suffix: st
 }
 
 export class McpConnection {
+  /** Answers too long for one reply, read on with `more`. */
+  readonly answers = new AnswerPages();
   private ownName: string | undefined;
   /** Whether the connection's own session may exist (something ran in it), so closing it is worth a call. */
   private ownUsed = false;

@@ -11,6 +11,8 @@ const NEXT_STEPS: Partial<Record<ErrorCode, string>> = {
   LOCATOR_AMBIGUOUS: "use a ref from a snapshot, or a locator that matches one element (a role with its exact name)",
   BLOCKED_URL: "the network policy refuses this address: use another URL (the owner can allow a host with --allow-host)",
   NAVIGATION_FAILED: "check the URL and retry",
+  ELEMENT_NOT_FOUND: "take a snapshot (or find a word of the target) and act on a ref from it",
+  ELEMENT_OBSCURED: "deal with what covers the target first (accept or close the banner or dialog the message names), then act again",
   OPERATION_FAILED: "take a snapshot to see the element, then use another target or tool",
   SNIPPET_ERROR: "fix the snippet; the message is what it threw",
   SNIPPET_SYNTAX_ERROR: "fix the snippet's syntax (it is the body of an async function)",

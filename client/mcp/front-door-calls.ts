@@ -57,6 +57,8 @@ async function runtimeInfo(door: FrontDoor, connection: McpConnection): Promise<
 
 export async function callFrontDoorTool(door: FrontDoor, connection: McpConnection, name: string, args: Record<string, unknown>, session: string): Promise<CallResult> {
   switch (name) {
+    case "more":
+      return { content: [{ type: "text", text: connection.answers.more(String(args.cursor)) }] };
     case "session_create": {
       const target = String(args.name);
       const labels = parseLabels((args.labels as string[] | undefined) ?? []);

@@ -19,7 +19,7 @@ export const run = tool("run", "Run a JavaScript snippet (async function body) i
   { name: "timeoutMs", type: { kind: "number", min: 100, max: 600_000, integer: true }, help: "budget in ms, queue wait included (default 30000)" },
 ], "the snippet's result, console and pages");
 
-export const sessionCreate = tool("session_create", "Make a named session, e.g. one per user or role; isolated ones have their own cookies, storage and settings. Pass its name as `session` to other tools", [
+export const sessionCreate = tool("session_create", "Make a named session, e.g. one per user or role (isolated: its own cookies, storage, settings); pass its name as `session` to other tools", [
   { name: "name", type: name, help: "letters, digits, . - _", required: true },
   { name: "isolated", type: { kind: "boolean" }, help: "its own browser context (own cookies and storage)" },
   { name: "state", type: name, help: "isolated: start from this saved state (state_list)" },
@@ -48,9 +48,13 @@ export const stateRemove = tool("state_remove", "Delete a saved state", [
   { name: "name", type: name, help: "the saved state's name", required: true },
 ], "{ removed, name }");
 
+export const more = tool("more", "The rest of an answer cut for length (its last line gives the cursor)", [
+  { name: "cursor", type: { kind: "string", max: 40 }, help: "the cursor the last part gave", required: true },
+], "the next part");
+
 export const runtimeInfo = tool("runtime_info", "Versions, profile, this connection's session, limits and whether the browser runs; starts no browser", [], "{ versions, profile, session, limits, daemon }");
 
 /** Front-door tools that run in a session take `session`; these do not. */
-export const SESSIONLESS = new Set<string>([sessionCreate.name, sessionList.name, sessionClose.name, stateList.name, stateRemove.name, runtimeInfo.name]);
+export const SESSIONLESS = new Set<string>([more.name, sessionCreate.name, sessionList.name, sessionClose.name, stateList.name, stateRemove.name, runtimeInfo.name]);
 
-export const FRONT_DOOR_TOOLS: readonly OperationSpec[] = [run, sessionCreate, sessionList, sessionClose, stateSave, stateList, stateRemove, runtimeInfo];
+export const FRONT_DOOR_TOOLS: readonly OperationSpec[] = [run, sessionCreate, sessionList, sessionClose, stateSave, stateList, stateRemove, more, runtimeInfo];

@@ -21,6 +21,10 @@ export interface FrontDoorOptions {
   /** Budget of a call that states none. */
   timeoutMs: number;
   versions: Record<string, string>;
+  /** Send the server's instructions in the handshake (default true). */
+  instructions?: boolean;
+  /** A result too large for one reply: in parts read on with `more` (default), or its preview and the file's path on this machine. */
+  largeResults?: "pages" | "files";
   /** How often a call in flight reports progress to a client that asked for it. */
   progressEveryMs?: number;
 }

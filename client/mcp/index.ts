@@ -27,6 +27,9 @@ export interface McpOptions {
   connection: ConnectionOptions;
   /** core, all, or names separated by commas. */
   tools: string;
+  /** Send the server's instructions (default true), and how over-large results come back (default pages). */
+  instructions?: boolean;
+  largeResults?: "pages" | "files";
   /** HOST:PORT: serve Streamable HTTP instead of stdio. */
   http?: string;
   allowRemote?: boolean;
@@ -49,6 +52,8 @@ export async function startMcp(options: McpOptions): Promise<{ done: Promise<voi
     connection: options.connection,
     maxImageBytes: options.maxImageBytes,
     timeoutMs: options.timeoutMs,
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    ...(options.largeResults === undefined ? {} : { largeResults: options.largeResults }),
     versions: { betterwright: PACKAGE_VERSION },
   });
 

@@ -34,7 +34,8 @@ export function resultText(tool: string, result: unknown): string {
     const facts = [`page ${String(r.pageId)}`, String(r.url), `${String(r.refs)} refs`];
     if (typeof r.cursor === "string") facts.push(`${String(r.totalChars)} characters in all, more: call snapshot with cursor "${r.cursor}"`);
     const diff = asFields(r.diff);
-    if (diff) facts.push(diff.baseline ? "no previous snapshot: all of it" : `diff: ${String(diff.added)} added, ${String(diff.removed)} removed`);
+    // `baseline` says a previous snapshot was there to diff against; without one the text is all of it.
+    if (diff) facts.push(diff.baseline ? `diff: ${String(diff.added)} added, ${String(diff.removed)} removed` : `all of it: ${String(diff.reason ?? "no previous snapshot")}`);
     return `${r.text}\n[${facts.join(" · ")}]`;
   }
   if (tool === "find" && r && Array.isArray(r.matches)) {
@@ -68,14 +69,14 @@ export function envelopeNotes(envelope: Envelope, withPages: boolean): string[] 
 const SAYS_WHERE = new Set(["snapshot", "find", "read", "tabs", "navigate", "back", "forward", "reload"]);
 
 /** The tool result of an envelope: its error (with the code and next step), or its result and notes. */
-export function envelopeResult(tool: string, envelope: Envelope): CallResult {
+export function envelopeResult(tool: string, envelope: Envelope, page: (text: string) => string = (text) => text): CallResult {
   if (!envelope.ok) {
     const failed = errorResult(envelope.error ?? { code: "INTERNAL_ERROR", message: "the run failed without an error", retryable: false });
     const notes = envelopeNotes(envelope, false);
     if (notes.length > 0) failed.content.push({ type: "text", text: notes.join("\n") });
     return failed;
   }
-  const body = envelope.truncated ? String(envelope.preview ?? "") : resultText(tool, envelope.result);
+  const body = envelope.truncated ? String(envelope.preview ?? "") : page(resultText(tool, envelope.result));
   const notes = envelopeNotes(envelope, !SAYS_WHERE.has(tool));
   return { content: [{ type: "text", text: notes.length > 0 ? `${body}\n\n${notes.join("\n")}` : body }] };
 }

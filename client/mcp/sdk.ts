@@ -7,6 +7,8 @@ import type * as StdioSdk from "@modelcontextprotocol/server/stdio";
 export interface Sdk {
   Server: typeof ServerSdk.Server;
   ResourceNotFoundError: typeof ServerSdk.ResourceNotFoundError;
+  ProtocolError: typeof ServerSdk.ProtocolError;
+  InvalidParams: number;
   WebStandardStreamableHTTPServerTransport: typeof ServerSdk.WebStandardStreamableHTTPServerTransport;
   serveStdio: typeof StdioSdk.serveStdio;
 }
@@ -16,6 +18,8 @@ export async function loadSdk(): Promise<Sdk> {
   return {
     Server: server.Server,
     ResourceNotFoundError: server.ResourceNotFoundError,
+    ProtocolError: server.ProtocolError,
+    InvalidParams: server.ProtocolErrorCode.InvalidParams,
     WebStandardStreamableHTTPServerTransport: server.WebStandardStreamableHTTPServerTransport,
     serveStdio: stdio.serveStdio,
   };

@@ -33,21 +33,21 @@ export interface ToolEntry {
 // Operations that change nothing on the page or in the browser (a screenshot
 // writes only to the artifact store). Any other operation, including one
 // added to the table later, is announced as one that may change things.
-const READ_ONLY = new Set<string>(["snapshot", "find", "read", "screenshot", "observe", "downloads", "wait_for"] satisfies OperationName[]);
+const READ_ONLY = new Set<string>(["snapshot", "find", "read", "screenshot", "observe", "downloads", "wait_for", "webmcp_tools"] satisfies OperationName[]);
 // Operations that change the page but destroy nothing by themselves.
 const NOT_DESTRUCTIVE = new Set<string>(["navigate", "back", "forward", "reload", "hover", "focus", "scroll", "scroll_into_view"] satisfies OperationName[]);
-const FRONT_DOOR_READ_ONLY = new Set(["session_list", "state_list", "runtime_info"]);
+const FRONT_DOOR_READ_ONLY = new Set(["more", "session_list", "state_list", "runtime_info"]);
 
 /** The default set: what an agent needs to browse, read and act; the rest is `--tools all` or named. */
 export const CORE_TOOLS: readonly string[] = [
-  "navigate", "back", "snapshot", "read", "click", "type", "fill", "select", "press", "wait_for", "screenshot", "tabs",
-  "run", "session_create", "session_list", "session_close", "state_save", "state_list",
+  "navigate", "back", "snapshot", "find", "read", "click", "type", "fill", "select", "press", "wait_for", "screenshot", "tabs",
+  "run", "more", "session_create", "session_list", "session_close", "state_save", "state_list",
 ];
 
 /** The budget of the default list's tools/list JSON, in characters (the issue's bound is 20 KB; Playwright's MCP server sends about 18 KB). */
 export const CORE_LIST_MAX_CHARS = 16_000;
 
-export const SESSION_ARG: JsonSchema = { type: "string", maxLength: 64, description: "another session by name (default: this connection's)" };
+export const SESSION_ARG: JsonSchema = { type: "string", maxLength: 64, description: "another session (default: this connection's)" };
 
 function annotations(spec: OperationSpec, kind: ToolEntry["kind"]): ToolAnnotations {
   if (kind === "operation") {

@@ -16,6 +16,7 @@ export function registerOpMethods(registry: MethodRegistry<ConnectionContext>, d
       code: "",
       op: { name: params.op, args: params.args },
       timeoutMs: params.timeoutMs ?? daemon.defaultTimeoutMs,
+      elementWaitMs: params.elementWaitMs,
       runId: params.runId,
       approveDownloads: params.approveDownloads,
       create: params.create === undefined ? undefined : specOf(params.create),

@@ -11,7 +11,7 @@ const PING_INTERVAL_MS = 5_000;
 const PING_TIMEOUT_MS = 10_000;
 
 export interface BlockedReport {
-  session: string | null;
+  session: string;
   blockedMs: number;
   generation: number;
 }
@@ -91,6 +91,12 @@ export class WorkerSupervisor {
 
   /** The watchdog saw the event loop held: kill the worker; the next call starts a new one. */
   blocked(session: string | null, blockedMs: number): void {
+    // No snippet has had control in this worker yet: the stall is its own start-up (slow on a loaded
+    // machine), which a restart would only repeat. The ping timeout still ends a worker that truly hangs.
+    if (session === null) {
+      this.log(`worker stalled for ${blockedMs} ms before running any snippet; not restarting it`);
+      return;
+    }
     const worker = this.current();
     if (!worker) return;
     this.lastBlocked = { session, blockedMs, generation: this.generationCounter };

@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
+import { headedDisplayProblem, HEADED_FIX } from "../../shared/display.js";
 import { BwError } from "../../shared/errors.js";
 import { browserEnvironment } from "../../shared/child-env.js";
 import type { WorkerOutcome } from "../../shared/envelope.js";
@@ -21,6 +22,8 @@ import type { WorkerArtifacts } from "./services/artifacts.js";
 import { loadPlaywright } from "./playwright.js";
 import { WorkerSession } from "./session.js";
 import { chromiumArgs } from "./chromium-args.js";
+import { IsolatedEvaluator } from "./stealth/isolated-eval.js";
+import { chromiumMajor, stealthArgs } from "./stealth/stealth-launch.js";
 import type { OpStart } from "./ops/op-context.js";
 import type { RemotePool } from "./remote/remote-pool.js";
 
@@ -53,6 +56,8 @@ export class BrowserHost {
   private spare: Page | undefined;
   /** context.newPage() calls in flight: their pages have no owner yet. */
   private opening = 0;
+  /** Stealth mode: every session's evaluations in an isolated world. */
+  private readonly isolatedEval: IsolatedEvaluator | undefined;
 
   private readonly init: WorkerInit;
   private readonly log: (line: string) => void;
@@ -71,6 +76,7 @@ export class BrowserHost {
     this.guard = options.guard;
     this.artifacts = options.artifacts;
     this.remote = options.remote;
+    this.isolatedEval = options.init.stealth ? new IsolatedEvaluator() : undefined;
   }
 
   /** A session's contexts on its remote browser, wired as every context is. */
@@ -95,8 +101,11 @@ export class BrowserHost {
   }
 
   private async launch(): Promise<BrowserContext> {
-    const { found, problem } = findBrowser({ explicit: this.init.browser, headless: this.init.headless });
+    const stealth = this.init.stealth === true;
+    const { found, problem } = findBrowser({ explicit: this.init.browser, headless: this.init.headless, preferFull: stealth });
     if (!found) throw new BwError("BROWSER_UNAVAILABLE", `${problem}; install one with: ${INSTALL_HINT}`);
+    const noDisplay = this.init.headless ? undefined : headedDisplayProblem(process.env, process.platform);
+    if (noDisplay) throw new BwError("BROWSER_UNAVAILABLE", `${noDisplay}; ${HEADED_FIX}`);
     const home = path.join(this.init.browserEnvDir, "home");
     const tmp = path.join(this.init.browserEnvDir, "tmp");
     for (const dir of [this.init.profileDir, home, tmp]) mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -107,7 +116,7 @@ export class BrowserHost {
       context = await chromium.launchPersistentContext(this.init.profileDir, {
         executablePath: found.path,
         headless: this.init.headless,
-        args: chromiumArgs(found.headlessShell),
+        args: [...chromiumArgs(found.headlessShell), ...(stealth ? stealthArgs(chromiumMajor(found.path), process.platform) : [])],
         // An allowlist (shared/child-env.ts): Chromium gets no Node settings, and the display only when headed.
         env: browserEnvironment(process.env, { headed: !this.init.headless, own: { HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") } }),
         timeout: 60_000,
@@ -232,7 +241,7 @@ export class BrowserHost {
       };
       session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
         artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined,
-        artifacts ? () => artifacts.downloadHistory(name) : undefined);
+        artifacts ? () => artifacts.downloadHistory(name) : undefined, undefined, this.isolatedEval);
       this.sessions.set(name, session);
     }
     return session;
@@ -281,6 +290,11 @@ export class BrowserHost {
     const saved = { state: bytes.toString("base64"), cookies: state.cookies.length, origins: state.origins.length };
     bytes.fill(0);
     return saved;
+  }
+
+  /** An isolated session's storage if it changed since the last autosave (see IsolatedContext.autosave). */
+  autosaveState(name: string, maxBytes: number): Promise<WorkerSavedState | { unchanged: true }> {
+    return this.isolated.get(name)?.autosave(maxBytes) ?? Promise.resolve({ unchanged: true });
   }
 
   /** A snippet, or a typed operation (`OpStart`). */

@@ -2,12 +2,15 @@
 // the persistent context, with the session's own settings, and wired exactly
 // like the persistent one (the guard proxy stated, not inherited; routing;
 // downloads; the orphan watch). Its cookies and storage are its own. The
-// state it was seeded with applies to its first context only: after the
-// browser restarts it is made again with its settings and empty storage.
+// state it was seeded with applies to its first context; after the browser
+// restarts it is made again with its settings and the storage last autosaved
+// (or its first seed, if nothing was), so a crash loses at most one run's changes.
+import { createHash } from "node:crypto";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { BwError } from "../../shared/errors.js";
 import type { SessionSettings } from "../../shared/session-settings.js";
-import { messageWithout, type StorageState } from "../../shared/storage-state.js";
+import type { WorkerSavedState } from "../../shared/protocol/index.js";
+import { messageWithout, storageStateBytes, type StorageState } from "../../shared/storage-state.js";
 
 /** What every context the worker makes gets; the browser host provides it. */
 export interface ContextWiring {
@@ -36,6 +39,8 @@ export function contextOptions(settings: SessionSettings): BrowserContextOptions
 export class IsolatedContext {
   private context: Promise<BrowserContext> | undefined;
   private closed = false;
+  /** The storage last autosaved (and its digest): what a context made after a browser crash starts from. */
+  private saved: { state: StorageState; digest: string } | undefined;
 
   constructor(
     readonly session: string,
@@ -43,7 +48,10 @@ export class IsolatedContext {
     private readonly wiring: ContextWiring,
     /** Applied to the first context made, then forgotten. */
     private seed?: StorageState,
-  ) {}
+  ) {
+    // Until something is autosaved, a browser crash brings back the state the session started from.
+    if (seed) this.saved = { state: seed, digest: "" };
+  }
 
   /** The session's context, made now if it has none (first use, or after the browser restarted). */
   open(): Promise<BrowserContext> {
@@ -102,14 +110,35 @@ export class IsolatedContext {
     return (await context.storageState({ indexedDB: true })) as unknown as StorageState;
   }
 
-  /** The browser went away, and the context with it: the next page makes a new one. */
+  /**
+   * The storage now, unless it is what was autosaved last (or the session has no live context: nothing
+   * to read, and nothing to launch a browser for). The copy kept seeds the context after a crash.
+   */
+  async autosave(maxBytes: number): Promise<WorkerSavedState | { unchanged: true }> {
+    const pending = this.context;
+    if (!pending || this.closed) return { unchanged: true };
+    const state = (await (await pending).storageState({ indexedDB: true })) as unknown as StorageState;
+    const bytes = storageStateBytes(state, maxBytes);
+    try {
+      const digest = createHash("sha256").update(bytes).digest("hex");
+      if (digest === this.saved?.digest) return { unchanged: true };
+      this.saved = { state, digest };
+      return { state: bytes.toString("base64"), cookies: state.cookies.length, origins: state.origins.length };
+    } finally {
+      bytes.fill(0);
+    }
+  }
+
+  /** The browser went away, and the context with it: the next page makes a new one, from the storage last autosaved. */
   dropped(): void {
     this.context = undefined;
+    this.seed = this.saved?.state;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.seed = undefined;
+    this.saved = undefined;
     const pending = this.context;
     this.context = undefined;
     if (pending) await pending.then((c) => c.close()).catch(() => {});

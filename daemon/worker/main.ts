@@ -3,7 +3,7 @@
 import net from "node:net";
 import { errorText, isOwnRealmError } from "../../shared/error-text.js";
 import { BwError } from "../../shared/errors.js";
-import { WorkerCancel, WorkerCloseSession, WorkerCreateSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerSaveState, WorkerShutdown, WorkerRemoteRefused, WorkerEndpoints, type WorkerInit } from "../../shared/protocol/index.js";
+import { WorkerCancel, WorkerCloseSession, WorkerCreateSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerSaveState, WorkerAutosaveState, WorkerShutdown, WorkerRemoteRefused, WorkerEndpoints, type WorkerInit } from "../../shared/protocol/index.js";
 import { MethodRegistry, RpcPeer } from "../../shared/rpc.js";
 import { WorkerOp } from "../../shared/protocol/index.js";
 import { BrowserHost } from "./browser-host.js";
@@ -52,7 +52,7 @@ function main(): void {
       return { ok: true as const };
     })
     .define(WorkerOp, async (p) => {
-      const op = operationRun(p.op, p.args);
+      const op = operationRun(p.op, p.args, p.elementWaitMs);
       return op.finish(await ready().exec(p.session, op.start, p.budgetMs, p.runId, p.approveDownloads === true));
     })
     .define(WorkerExec, (p) => ready().exec(p.session, p.code, p.budgetMs, p.runId, p.approveDownloads === true, p.args))
@@ -67,6 +67,7 @@ function main(): void {
     })
     .define(WorkerEndpoints, async (p) => ({ endpoints: await ready().endpoints(p?.probe === true) }))
     .define(WorkerSaveState, (p) => ready().saveState(p.session, p.maxBytes))
+    .define(WorkerAutosaveState, (p) => ready().autosaveState(p.session, p.maxBytes))
     .define(WorkerCancel, (p) => ({ cancelled: ready().cancel(p.session, p.runId) }))
     .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session) }))
     .define(WorkerPing, () => ({ now: Date.now(), browser: { running: host?.running ?? false } }))

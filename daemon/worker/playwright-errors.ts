@@ -6,6 +6,8 @@
 // Error. test/e2e/playwright-errors.test.ts pins each pattern against the
 // error real Chromium produces.
 
+import { withoutColours } from "../../shared/safe-text.js";
+
 /** The page, context or browser a call used has closed (also when the browser died). */
 const TARGET_CLOSED = /\bTarget page, context or browser has been closed\b/;
 /** Routing aborted the request (`route.abort("blockedbyclient")`). */
@@ -57,4 +59,28 @@ export function isElementGone(message: string): boolean {
 
 export function isNavigationError(message: string): boolean {
   return NAVIGATION_ERROR.test(message);
+}
+
+/** An action's call log: the element that took the pointer instead of the target (`<div id="overlay">…</div> intercepts pointer events`). */
+const INTERCEPTS = /^\s*-?\s*(.+?) intercepts pointer events\s*$/m;
+/** The action's input was sent (`performing click action`): repeating it could act twice. */
+const PERFORMED = /\bperforming \w+ action\b/;
+/** The action was done; what timed out was the wait for the navigation it scheduled. */
+const ACTION_DONE = /^\s*(?!trial )\w+ action done\s*$/m;
+
+/** What covered the target, as the call log describes it. */
+export function interceptingElement(message: string): string | undefined {
+  return INTERCEPTS.exec(withoutColours(message))?.[1]?.trim();
+}
+
+export function actionPerformed(message: string): boolean {
+  return PERFORMED.test(message);
+}
+
+export function actionDone(message: string): boolean {
+  return ACTION_DONE.test(withoutColours(message));
+}
+
+export function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === "TimeoutError";
 }

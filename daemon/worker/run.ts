@@ -16,13 +16,15 @@ export interface Run {
   token: string;
   runId: string;
   deadline: number;
+  /** When Playwright's waits end: a margin before the deadline (run-waits.ts). */
+  waitUntil: number;
   over: boolean;
   console: ConsoleEntry[];
   artifacts: ArtifactInfo[];
   warnings: Warning[];
   done: (outcome: RunOutcome) => void;
-  /** Browser calls in flight for this run. */
-  inflight: Set<Promise<unknown>>;
+  /** Browser calls in flight for this run, each with what it waits for (named when the budget runs out). */
+  inflight: Map<Promise<unknown>, string>;
   /** Stops waiting for the snippet (run.cancel, or its session closing); it is cut off like a timed-out one. */
   stop: (why: "cancelled" | "closing") => void;
   /** What the network guard refused during the run. */

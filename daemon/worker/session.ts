@@ -4,10 +4,12 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { BwError, toBwError } from "../../shared/errors.js";
+import { DEFAULT_ELEMENT_WAIT_MS } from "../../shared/operations/index.js";
 import type { ArtifactInfo, ConsoleEntry, DownloadOutcome, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
 import { BlockedCollector } from "./browser-guard/blocked-collector.js";
 import type { GuardRefusal } from "./browser-guard/route-layer.js";
 import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
+import type { IsolatedEvaluator } from "./stealth/isolated-eval.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
 import { TitleReuse } from "./page-titles.js";
@@ -28,6 +30,7 @@ import { snippetSnapshot } from "./ops/snippet-snapshot.js";
 import { BrowserLosses } from "./browser-losses.js";
 import { RunAftermath } from "./run-aftermath.js";
 import { loneCall, runLoneCall, type LoneCall } from "./lone-call.js";
+import { budgetRanOut, describeCall, reportMarginMs } from "./run-waits.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -62,6 +65,8 @@ export class WorkerSession {
     private readonly fileArgs: FileArgumentCheck = refuseFileArguments,
     private readonly downloadHistory: () => DownloadOutcome[] = () => [],
     private readonly now: () => number = Date.now,
+    /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md). */
+    isolated?: IsolatedEvaluator,
   ) {
     this.pageState = new SessionPageState(now);
     // snapshot() answers as the `snapshot` operation when given its options (interactive, diff, cursor, target).
@@ -72,7 +77,7 @@ export class WorkerSession {
       // Told in the envelope of the run in flight; between runs nobody asked for the popup.
       if (this.run && !this.run.over) this.run.warnings.push({ code: "LIMIT_EXCEEDED", message });
     });
-    this.dispatch = new FacadeDispatch(this.pages, fileArgs);
+    this.dispatch = new FacadeDispatch(this.pages, fileArgs, isolated);
     this.events = new EventBridge((token, event) => this.realm.emit(token, event), undefined, (pageId, dialog) => this.pageState.claimDialog(pageId, dialog));
     this.realm = new SessionRealm({ session: name, scope: scopeNames([...this.scopeFunctions.values()]), consoleCap: MAX_CONSOLE_ENTRIES }, {
       sync: (m) => { this.onEnter(this.name); return this.handleSync(m); },
@@ -151,7 +156,7 @@ export class WorkerSession {
     const stopped = new Promise<"cancelled" | "closing">((resolve) => (resolveStop = resolve));
     const lossMark = this.losses.mark();
     const limits = new Set<string>();
-    const run: Run = { token: randomUUID(), runId, deadline, over: false, console: consoleEntries, artifacts, warnings, inflight: new Set(), done: resolveDone, stop: resolveStop, blocked, limits };
+    const run: Run = { token: randomUUID(), runId, deadline, waitUntil: deadline - reportMarginMs(budgetMs), over: false, console: consoleEntries, artifacts, warnings, inflight: new Map(), done: resolveDone, stop: resolveStop, blocked, limits };
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     this.run = run;
     this.events.startRun(run.token);
@@ -164,12 +169,13 @@ export class WorkerSession {
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));
     const outcome = await Promise.race([done, timedOut, stopped]);
     clearTimeout(timer);
+    const waiting = [...run.inflight.values()];
     // A run that reported done has ended in its realm already; any other is ended there now.
     const ended = this.endRun(run, outcome !== "timeout" && outcome !== "cancelled");
     void ended.then(() => this.realm.retireWhenIdle(() => !this.run && !this.closed));
     if (outcome === "timeout" || outcome === "cancelled") {
       // The next run waits for the realm to confirm (or be replaced) and for the browser calls this one started.
-      const calls = Promise.allSettled([...run.inflight]).then(() => undefined);
+      const calls = Promise.allSettled([...run.inflight.keys()]).then(() => undefined);
       const browser = Promise.race([done.then(() => undefined), calls, new Promise<void>((r) => setTimeout(r, SETTLE_GRACE_MS))]);
       this.aftermath.set(Promise.all([ended, browser]));
     }
@@ -178,14 +184,14 @@ export class WorkerSession {
     }
     if (outcome === "closing") return finish({ ok: false, error: this.closingError().toJSON() });
     if (outcome === "timeout") {
-      return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", `the snippet did not finish within its budget of ${budgetMs} ms`).toJSON() });
+      return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", budgetRanOut(budgetMs, typeof code === "string" ? "snippet" : "operation", waiting)).toJSON() });
     }
     if (outcome.ok) {
       const value = outcome.value as { __bwUndefined?: boolean } | undefined;
       return finish(value && typeof value === "object" && value.__bwUndefined === true ? { ok: true } : { ok: true, result: outcome.value });
     }
     const error = await runFailure(outcome.error ?? { name: "Error", message: "unknown error" }, {
-      blocked, limits: run.limits, fromOperation: typeof code !== "string", browserLost: (waitMs) => this.losses.since(lossMark, waitMs),
+      blocked, limits: run.limits, fromOperation: typeof code !== "string", budget: { ms: budgetMs, spent: this.now() >= run.waitUntil - 50 }, browserLost: (waitMs) => this.losses.since(lossMark, waitMs),
     });
     return finish({ ok: false, error });
   }
@@ -219,7 +225,8 @@ export class WorkerSession {
   }
 
   private remaining(run: Run): number {
-    return Math.max(1, run.deadline - this.now());
+    // Playwright's waits end before the run does, so that their message (what they waited for) is the failure.
+    return Math.max(1, run.waitUntil - this.now());
   }
 
   private handleSync(m: Record<string, unknown>): unknown {
@@ -256,7 +263,7 @@ export class WorkerSession {
       if (error instanceof BwError && error.code === "LIMIT_EXCEEDED") run.limits.add(error.message);
       throw error;
     });
-    run.inflight.add(call);
+    run.inflight.set(call, describeCall(m));
     void call.catch(() => {}).finally(() => run.inflight.delete(call));
     return call;
   }
@@ -314,6 +321,7 @@ export class WorkerSession {
       scope: (name) => this.scopeFunctions.get(name),
       fileArgs: this.fileArgs,
       downloadHistory: this.downloadHistory,
+      elementWaitMs: DEFAULT_ELEMENT_WAIT_MS,
     });
   }
 

@@ -8,7 +8,7 @@ import { OPERATIONS } from "./table.js";
 export * from "./spec.js";
 export * from "./targets.js";
 export * as Ops from "./table.js";
-export { DEFAULT_DOWNLOAD_ENTRIES, DEFAULT_READ_CHARS, DEFAULT_SNAPSHOT_CHARS, MAX_OBSERVE_ENTRIES, MAX_READ_CHARS, MAX_SNAPSHOT_CHARS, OPERATIONS } from "./table.js";
+export { DEFAULT_DOWNLOAD_ENTRIES, DEFAULT_ELEMENT_WAIT_MS, MAX_ELEMENT_WAIT_MS, DEFAULT_READ_CHARS, DEFAULT_SNAPSHOT_CHARS, MAX_OBSERVE_ENTRIES, MAX_READ_CHARS, MAX_SNAPSHOT_CHARS, OPERATIONS } from "./table.js";
 export type * from "./results.js";
 
 export const MAX_OPERATION_NAME = 40;

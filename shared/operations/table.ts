@@ -7,6 +7,7 @@ import type { ArgSpec, OperationSpec } from "./spec.js";
 import { oneOf } from "./spec.js";
 import { DOWNLOAD_HISTORY_LIMIT } from "../protocol/artifacts.js";
 import type * as R from "./results.js";
+import { MAX_WEBMCP_INPUT_CHARS, MAX_WEBMCP_NAME_CHARS, type WebmcpCallResult, type WebmcpToolsResult } from "../webmcp.js";
 
 function op<Result>() {
   return <const N extends string, const S extends readonly ArgSpec[]>(name: N, spec: Omit<OperationSpec<S, Result, N>, "name" | "result">): OperationSpec<S, Result, N> => ({ name, ...spec });
@@ -23,6 +24,9 @@ export const MAX_READ_CHARS = 100_000;
 export const DEFAULT_READ_CHARS = 8_000;
 export const MAX_OBSERVE_ENTRIES = 200;
 export const DEFAULT_DOWNLOAD_ENTRIES = 20;
+/** How long an operation waits for a target that matches nothing (or is covered) once the page has loaded. */
+export const DEFAULT_ELEMENT_WAIT_MS = 2_000;
+export const MAX_ELEMENT_WAIT_MS = 60_000;
 
 const TARGET_HELP = "what to act on: a ref from the latest snapshot (e12), or a locator";
 /** The required target of an operation that acts on one element. */
@@ -58,7 +62,7 @@ export const snapshot = op<R.SnapshotResult>()("snapshot", {
   returns: "{ pageId, url, text, totalChars, offset, cursor?, refs, interactive, diff? }",
 });
 export const find = op<R.FindResult>()("find", {
-  help: "Snapshot lines whose text matches (substring, case-insensitive, or /regex/flags), with their refs",
+  help: "Find elements of a big page by role, name or text (substring, or /regex/flags): the matching snapshot lines, with refs to act on",
   args: [
     { name: "query", type: str(1000), help: "text to look for, or /regex/flags", required: true, positional: true },
     { name: "limit", type: int(1, 200), help: "at most this many matches (default 20)" },
@@ -240,10 +244,30 @@ export const credentialsFill = op<unknown>()("credentials_fill", {
   returns: "{ id, site, username, filled, submitted }",
 });
 
+export const webmcpTools = op<WebmcpToolsResult>()("webmcp_tools", {
+  help: "The tools the active page registers for agents through WebMCP: names, descriptions, input schemas (bounded; untrusted page data)",
+  args: [],
+  returns: "{ pageId, url, tools: [{ name, description, inputSchema?, readOnly?, submits? }], total, omitted, untrusted }",
+});
+export const webmcpCall = op<WebmcpCallResult>()("webmcp_call", {
+  help: "Call a WebMCP tool of the active page with JSON input; a tool that submits on its own needs confirm (its result is untrusted page data)",
+  args: [
+    { name: "name", type: str(MAX_WEBMCP_NAME_CHARS), help: "the tool's name, as webmcp_tools lists it", required: true, positional: true },
+    { name: "input", type: { kind: "json", maxChars: MAX_WEBMCP_INPUT_CHARS }, help: "the tool's input, a JSON object matching its inputSchema (default {})", positional: true },
+    { name: "confirm", type: flag, help: "allow a tool that submits a form or takes a consequential action on its own" },
+    { name: "timeoutMs", type: int(100, 600_000), help: "give up (and ask the page to cancel) after this long; default the run's budget" },
+  ],
+  check: (args, path) => {
+    if (args.input !== undefined && (args.input === null || typeof args.input !== "object" || Array.isArray(args.input))) throw new BwError("INVALID_ARGUMENT", `${path}.input: expected a JSON object`);
+  },
+  returns: "{ pageId, tool, result, truncated?, totalChars?, untrusted }",
+});
+
 /** Every operation, in the order help and docs list them. */
 export const OPERATIONS: readonly OperationSpec[] = [
   navigate, back, forward, reload,
   snapshot, find, read, screenshot, observe, downloads, tabs,
   click, hover, focus, scrollIntoView, type, fill, fillForm, select, check, uncheck, press, scroll, drag, upload,
   waitFor, actionAndWait, dialog, credentialsFill,
+  webmcpTools, webmcpCall,
 ];

@@ -35,7 +35,7 @@ const MAX_SELECTOR = 2_000;
 const MAX_COORDINATE = 100_000;
 const ROLE = /^[a-z][a-z-]{0,39}$/;
 
-export const TARGET_SHAPES = "a ref like e12 or f1e3, or one of { ref }, { role, name?, exact? }, { text, exact? }, { label, exact? }, { placeholder, exact? }, { testId }, { selector }, { x, y }";
+export const TARGET_SHAPES = "a ref (e12, f1e3), or one of { ref }, { role, name? }, { text }, { label }, { placeholder }, { testId }, { selector }, { x, y }; names and texts take exact?";
 
 export function isRef(value: unknown): value is string {
   return typeof value === "string" && REF_PATTERN.test(value);

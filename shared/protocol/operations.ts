@@ -3,11 +3,12 @@
 // checked against the operation table on both sides of the pipe.
 import { workerOutcome } from "./worker-outcome.js";
 import type { Envelope, WorkerOutcome } from "../envelope.js";
-import { checkOperation, MAX_OPERATION_NAME } from "../operations/index.js";
-import { anyObject, bool, custom, obj, optional, str, type Validator } from "../validate.js";
+import { checkOperation, MAX_ELEMENT_WAIT_MS, MAX_OPERATION_NAME } from "../operations/index.js";
+import { anyObject, bool, custom, num, obj, optional, str, type Validator } from "../validate.js";
 import { declare, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
 import { createParam } from "./state.js";
 
+const elementWaitParam = num({ min: 1, max: MAX_ELEMENT_WAIT_MS, integer: true });
 const opName = str({ min: 1, max: MAX_OPERATION_NAME, pattern: /^[a-z_]+$/ });
 
 /** The params' own shape, then the op's `args` against the operation table (INVALID_ARGUMENT names the argument). */
@@ -23,6 +24,7 @@ export const SessionOp = declare<Envelope>()("session.op", withOpArgs(obj({
   op: opName,
   args: optional(anyObject()),
   timeoutMs: optional(timeoutMsParam),
+  elementWaitMs: optional(elementWaitParam),
   runId: optional(runIdParam),
   /** Accept downloads this session's pages start during the operation (a navigation to a file, a click on a link). */
   approveDownloads: optional(bool()),
@@ -35,5 +37,6 @@ export const WorkerOp = declare<WorkerOutcome>()("worker.op", withOpArgs(obj({
   args: optional(anyObject()),
   runId: runIdParam,
   budgetMs: timeoutMsParam,
+  elementWaitMs: optional(elementWaitParam),
   approveDownloads: optional(bool()),
 })), workerOutcome);

@@ -64,6 +64,9 @@ export const StateRemove = declare<{ removed: true; name: string }>()("state.rem
 
 // ---- daemon → worker -------------------------------------------------------
 
+/** A result's `true` field, and nothing else. */
+const literalTrue = custom((v, p) => { if (v !== true) throw new BwError("INVALID_ARGUMENT", `${p}: expected true`); return true as const; });
+
 /** A state on the pipe: base64 of its JSON, so its size is known and no escaping can grow it past the frame. */
 const stateBlob = str({ min: 1, max: 7 * 1024 * 1024, pattern: /^[A-Za-z0-9+/]+=*$/ });
 
@@ -71,7 +74,7 @@ export const WorkerCreateSession = declare<{ ok: true; placement?: string }>()("
   session: nameParam("session"),
   settings: settingsParam,
   state: optional(stateBlob),
-}), obj({ ok: custom((v, p) => { if (v !== true) throw new BwError("INVALID_ARGUMENT", `${p}: expected true`); return true as const; }), placement: optional(str({ max: 64 * 1024 })) }));
+}), obj({ ok: literalTrue, placement: optional(str({ max: 64 * 1024 })) }));
 
 export interface WorkerSavedState {
   /** base64 of the storage state's JSON. */
@@ -80,8 +83,23 @@ export interface WorkerSavedState {
   origins: number;
 }
 
-export const WorkerSaveState = declare<WorkerSavedState>()("worker.saveState", obj({
+const saveParams = obj({
   session: nameParam("session"),
   /** The worker refuses a state larger than this (LIMIT_EXCEEDED) instead of sending it. */
   maxBytes: num({ min: 1, max: 6 * 1024 * 1024, integer: true }),
-}), obj({ state: str({ min: 1, max: MAX_FRAME_BYTES, pattern: /^[A-Za-z0-9+/]+=*$/ }), cookies: num({ min: 0, integer: true }), origins: num({ min: 0, integer: true }) }));
+});
+
+const savedResult = obj({ state: str({ min: 1, max: MAX_FRAME_BYTES, pattern: /^[A-Za-z0-9+/]+=*$/ }), cookies: num({ min: 0, integer: true }), origins: num({ min: 0, integer: true }) });
+
+export const WorkerSaveState = declare<WorkerSavedState>()("worker.saveState", saveParams, savedResult);
+
+/**
+ * An isolated session's storage after a run, for the daemon to keep sealed: sent only when it changed
+ * since the last one sent (`unchanged` otherwise, or when the session has no live context to read).
+ * The worker keeps the last one sent to seed the context it makes after a browser crash.
+ */
+export const WorkerAutosaveState = declare<WorkerSavedState | { unchanged: true }>()("worker.autosaveState", saveParams,
+  custom((value, path) => {
+    if (typeof value === "object" && value !== null && "unchanged" in value) return obj({ unchanged: literalTrue })(value, path);
+    return savedResult(value, path);
+  }));

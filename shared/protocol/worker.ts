@@ -25,6 +25,8 @@ export interface WorkerInit {
   routeRequests?: boolean;
   /** Remote browsers: sessions are placed on these instead of a local launch (docs/remote-browsers.md). */
   remote?: WorkerRemoteInit;
+  /** Stealth mode (docs/stealth.md). */
+  stealth?: boolean;
 }
 
 export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
@@ -35,6 +37,7 @@ export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
   artifactsDir: str(),
   routeRequests: optional(bool()),
   remote: remoteInitParam,
+  stealth: optional(bool()),
 }), okTrue);
 export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
   session: nameParam("session"),

@@ -5,7 +5,7 @@
 // downloads, screenshots, popups, vault fill, transcripts and the guard work
 // as in a shared session; after a worker or browser restart it comes back with
 // its settings and empty storage, and says so.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import { BetterWright, NetworkPolicy } from "../../dist/client/index.js";
 import { CANARY_PASSWORD, CANARY_USERNAME } from "../helpers/canary.js";
 import { cleanEnv, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
-import { childrenMatching, waitForExit, workersOf } from "../helpers/procs.js";
+import { childrenMatching, until, waitForExit, workersOf } from "../helpers/procs.js";
 
 describe("isolated sessions", () => {
   let home: string;
@@ -188,24 +188,37 @@ describe("isolated sessions", () => {
     expect(transcript.stdout).toContain("waitForDownload");
   });
 
-  it("comes back after a worker or a browser restart with its settings and empty storage, saying SESSION_RESET", async () => {
+  it("comes back after a worker or a browser restart with its settings and its autosaved storage, saying SESSION_RESET", async () => {
     const daemon = JSON.parse(readFileSync(path.join(home, "daemon.json"), "utf8")).pid as number;
     const worker = () => workersOf(daemon)[0]!;
     const after = `${echo().replace("return {", "return { width: await page.evaluate(() => innerWidth),")}`;
     const resetOf = (envelope: { warnings: { code: string; message: string }[] }) => envelope.warnings.find((w) => w.code === "SESSION_RESET");
+    // Each run's storage is autosaved just after its answer: wait for the last one to land before each crash.
+    const autosave = path.join(home, "states", "default", ".autosave", "crash.state");
+    const mtime = () => statSync(autosave, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    const autosaved = async (since: number) => {
+      expect(await until(() => mtime() > since, 15_000)).toBe(true);
+      for (let seen = mtime(); ; seen = mtime()) {
+        await new Promise((r) => setTimeout(r, 1_000));
+        if (mtime() === seen) return;
+      }
+    };
 
     expect((await exec("crash", setAs("kept"), ["--isolated", "--viewport", "640x480"])).json.result).toBe("sid=kept");
+    await autosaved(0);
     process.kill(worker(), "SIGKILL");
     const afterWorker = await exec("crash", after);
-    expect(afterWorker.json).toMatchObject({ ok: true, result: { width: 640, cookie: "", who: null } });
-    expect(resetOf(afterWorker.json)?.message).toContain("its own cookies and storage");
+    expect(afterWorker.json).toMatchObject({ ok: true, result: { width: 640, cookie: "sid=kept", who: "kept" } });
+    expect(resetOf(afterWorker.json)?.message).toContain("its cookies and storage as its last autosaved run left them");
 
+    const before = statSync(autosave).mtimeMs;
     expect((await exec("crash", setAs("again"))).json.result).toBe("sid=again");
+    await autosaved(before);
     const browsers = childrenMatching(worker(), /chrom/i);
     for (const pid of browsers) process.kill(pid, "SIGKILL");
     expect(await waitForExit(browsers, 5_000)).toEqual([]);
     const afterBrowser = await exec("crash", after);
-    expect(afterBrowser.json).toMatchObject({ ok: true, result: { width: 640, cookie: "", who: null } });
+    expect(afterBrowser.json).toMatchObject({ ok: true, result: { width: 640, cookie: "sid=again", who: "again" } });
     expect(resetOf(afterBrowser.json)).toBeDefined();
     expect((await exec("crash", "return 1")).json.warnings).toEqual([]);
   });

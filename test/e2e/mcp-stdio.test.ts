@@ -85,6 +85,18 @@ describe("betterwright mcp over stdio", () => {
     expect(read.startsWith(`Start — ${server.url}/`)).toBe(true);
   });
 
+  it("says under a diff what changed, and under a whole snapshot that it is all of it", async () => {
+    await a.client.callTool({ name: "navigate", arguments: { url: `${server.url}/` } });
+    const first = textOf(await a.client.callTool({ name: "snapshot", arguments: { diff: true } }));
+    expect(first).toMatch(/\[[^\]]*all of it[^\]]*\]$/);
+    expect(first).not.toMatch(/diff: \d+ added/);
+    await a.client.callTool({ name: "click", arguments: { target: refOf(first, 'button "Go"') } });
+    const diff = textOf(await a.client.callTool({ name: "snapshot", arguments: { diff: true } }));
+    expect(diff).toContain("+ - paragraph: clicked");
+    expect(diff).toMatch(/diff: 2 added, 2 removed\]$/); // the paragraph, and the button now focused
+    expect(diff).not.toContain("all of it");
+  });
+
   it("runs a snippet in the connection's session, and returns screenshots as images", async () => {
     const run = await a.client.callTool({ name: "run", arguments: { code: "return { title: await page.title(), sum: 1 + 2 }" } });
     expect(run.isError).toBeFalsy();

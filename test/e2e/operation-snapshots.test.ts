@@ -76,6 +76,16 @@ describe("snapshots and observation", () => {
     expect(fresh.result.text).toContain('button "Save"');
   });
 
+  it("takes what find showed as the baseline: the next --diff lists only what changed since", async () => {
+    await op("navigate", `${server.url}/form`);
+    const found = await op("find", "Save");
+    expect(found.result.matches[0]).toContain('button "Save"');
+    await runCli(["exec", ...S, "-c", "await page.evaluate(() => { document.getElementById('out').textContent = 'after find' }); return 1"], { home });
+    const diff = await op("snapshot", "--diff");
+    expect(diff.result.diff).toMatchObject({ baseline: true, added: 1, removed: 1 });
+    expect(diff.result.text).not.toContain('button "Save"');
+  });
+
   it("never shows a password field's value, and keeps what was typed there out of the transcript", async () => {
     await op("navigate", `${server.url}/form`);
     const first = await op("snapshot");

@@ -6,12 +6,13 @@
 // the daemon; caps and missing states fail with their codes; no output, log or
 // transcript ever shows the saved secrets.
 import { randomBytes } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import type http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { destroyHome, runCli, tempHome, type CliResult } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
+import { filesHolding } from "../helpers/secret-files.js";
 
 const SESSION_TOKEN = `sess-${randomBytes(12).toString("hex")}`;
 const LOCAL_TOKEN = `local-${randomBytes(12).toString("hex")}`;
@@ -19,21 +20,7 @@ const IDB_TOKEN = `idb-${randomBytes(12).toString("hex")}`;
 const SECRETS = [SESSION_TOKEN, LOCAL_TOKEN, IDB_TOKEN];
 
 /** Files under `dir` holding any of the secrets in clear (Chromium's own profile folder aside). */
-function filesWithSecrets(dir: string): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const file = path.join(dir, name);
-    const info = lstatSync(file);
-    if (info.isDirectory()) {
-      if (file.endsWith(`${path.sep}browser`)) continue;
-      found.push(...filesWithSecrets(file));
-    } else if (info.isFile()) {
-      const text = readFileSync(file);
-      if (SECRETS.some((s) => text.includes(s))) found.push(file);
-    }
-  }
-  return found;
-}
+const filesWithSecrets = (dir: string) => filesHolding(dir, SECRETS, (folder) => folder.endsWith(`${path.sep}browser`));
 
 describe("saved browser state", () => {
   let home: string;

@@ -14,6 +14,7 @@ import { layoutFor } from "../../shared/paths.js";
 import { cleanEnv, destroyHome } from "../helpers/cli.js";
 import { startIdleDaemon } from "../helpers/idle-daemon.js";
 import { alive, isWorkerNode, until, waitForExit } from "../helpers/procs.js";
+import { skipFor } from "../helpers/needs.js";
 
 function envOf(pid: number): Record<string, string> {
   try {
@@ -71,7 +72,7 @@ describe("the early worker", () => {
   it("contained, knows the worker's own process inside bwrap: once it is gone the worker is not alive, before bwrap has exited", async (ctx) => {
     const env = cleanEnv(home);
     const containment = await probeContainment({ env });
-    if (!containment.active) return ctx.skip(`containment unavailable: ${containment.reason}`);
+    if (skipFor(ctx, containment.active ? undefined : `containment unavailable: ${containment.reason}`)) return;
     const layout = layoutFor(home);
     const spawned = spawnWorker(planFor(layout, profileWorkerDirs(layout), { explicit: null, headless: true }, containment, env));
     try {
@@ -120,5 +121,8 @@ describe("the early worker", () => {
     expect(await waitForExit(workersUnder(root), 10_000)).toEqual([]);
     expect(readdirSync(root).filter((name) => name.startsWith("w-"))).toEqual(["w-running"]);
     expect(readFileSync(path.join(running, "playwright-artifacts-x", "in-use"), "utf8")).toBe("x");
+    // It says why it did not serve, naming the holder.
+    const holder = JSON.parse(readFileSync(`${layout.profileLockPath}.holder`, "utf8")).pid as number;
+    expect(readFileSync(layout.logPath, "utf8")).toContain(`daemon[${loser}] not serving: the profile lock is held by pid ${holder} (running), which serves`);
   });
 });

@@ -133,4 +133,31 @@ describe("the saved-state store", () => {
     expect(listing.totalBytes).toBe(listing.states[0]!.bytes);
     expect(JSON.stringify(listing)).not.toContain(COOKIE);
   });
+
+  it("keeps a session's autosave apart: sealed for that session, never listed or counted with the user's states, held to the one-state cap", async () => {
+    const states = store({ maxStates: 1, maxTotalStateBytes: plainState().length + SEAL_OVERHEAD_BYTES });
+    await states.save("mine", plainState());
+    await states.saveAutosave("buyer", plainState("a"));
+    const file = join(home, "states", "default", ".autosave", "buyer.state");
+    const bytes = await readFile(file);
+    for (const secret of [COOKIE, TOKEN]) expect(bytes.includes(Buffer.from(secret))).toBe(false);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(home, "states", "default", ".autosave"))).mode & 0o777).toBe(0o700);
+    expect((await states.loadAutosave("buyer"))!.equals(plainState("a"))).toBe(true);
+    expect(await states.loadAutosave("nobody")).toBeUndefined();
+    expect((await states.list()).states.map((s) => s.name)).toEqual(["mine"]);
+    // Another session's name, or a user's state, cannot pass for it.
+    await rename(file, join(home, "states", "default", ".autosave", "seller.state"));
+    expect((await failure(states.loadAutosave("seller"))).code).toBe("VAULT_CORRUPT");
+    await rename(join(home, "states", "default", ".autosave", "seller.state"), join(home, "states", "default", "buyer.state"));
+    expect((await failure(states.load("buyer"))).code).toBe("VAULT_CORRUPT");
+    const tooBig = await failure(store({ maxStateBytes: 10 }).saveAutosave("buyer", plainState()));
+    expect(tooBig.details).toEqual({ limit: "maxStateBytes", value: 10 });
+    await states.saveAutosave("x", plainState());
+    await states.removeAutosave("x");
+    expect(await states.loadAutosave("x")).toBeUndefined();
+    await states.saveAutosave("y", plainState());
+    await states.removeAutosaves();
+    expect(await states.loadAutosave("y")).toBeUndefined();
+  });
 });

@@ -6,7 +6,7 @@ import { errorResponse, HttpRefusal } from "../../client/http/http-errors.js";
 import { INPUT_KEYS, inputOp, MAX_INPUT_TEXT, parseInput } from "../../client/http/input.js";
 import { safeFileName } from "../../client/http/pdf-intake.js";
 import { serveDaemonSettings } from "../../client/http/serve.js";
-import { parseSpilled } from "../../client/http/spilled.js";
+import { parseSpilled } from "../../client/front-door/spilled.js";
 import { bearerOf, sameToken } from "../../client/http/token.js";
 import { isSessionId, sessionId } from "../../client/http/uuid.js";
 import { resolveConfig } from "../../shared/config.js";

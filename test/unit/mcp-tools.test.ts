@@ -91,6 +91,8 @@ describe("MCP tools from the operation table", () => {
     const core = selectTools("core");
     expect(row("core")).toEqual({ tools: core.length, characters: listChars(core), tokens: Math.round(listChars(core) / 400) * 100 });
     expect(row("--tools all")).toEqual({ tools: all.length, characters: listChars(all), tokens: undefined });
+    const coreSentence = doc.slice(doc.indexOf("The core set:"), doc.indexOf("\n\n", doc.indexOf("The core set:")));
+    expect([...coreSentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).sort()).toEqual([...CORE_TOOLS].sort());
   });
 
   it("selects tools by core, all or name, and refuses unknown ones", () => {

@@ -19,6 +19,8 @@ export interface OpSessionContext {
   fileArgs(target: string, method: string, args: unknown[]): unknown[];
   /** The session's download history (the artifact store's), oldest first; none without a store. */
   downloadHistory(): DownloadOutcome[];
+  /** How long a target that matches nothing, or that another element covers, is waited for before the operation fails. */
+  readonly elementWaitMs: number;
 }
 
 export interface OpContext extends OpSessionContext {
@@ -31,10 +33,10 @@ export interface OpContext extends OpSessionContext {
 }
 
 /** How the session starts an operation in its lane: the result, or a thrown (Bw)Error. */
-export type OpStart = (context: OpSessionContext) => Promise<unknown>;
+export type OpStart = ((context: OpSessionContext) => Promise<unknown>) & { readonly label?: string };
 
 /** The run an operation ends: the browser calls it has in flight, and its outcome. */
 export interface OpRun {
-  inflight: Set<Promise<unknown>>;
+  inflight: Map<Promise<unknown>, string>;
   done(outcome: { ok: boolean; value?: unknown; error?: { name: string; message: string; code?: string; details?: unknown } }): void;
 }

@@ -3,16 +3,29 @@
 // real Chromium), and everything past this module sees a BwError.
 import { BwError } from "../../../shared/errors.js";
 import { withoutColours } from "../../../shared/safe-text.js";
-import { isElementGone, isNavigationError, strictViolationCount } from "../playwright-errors.js";
+import { interceptingElement, isElementGone, isNavigationError, isTimeout, strictViolationCount } from "../playwright-errors.js";
 
-const MAX_MESSAGE_LINES = 6;
-const MAX_MESSAGE_CHARS = 1_000;
+const MAX_MESSAGE_LINES = 10;
+const MAX_MESSAGE_CHARS = 1_200;
+// Call-log lines that repeat what a retry loop does and say nothing of what it waited for.
+const RETRY_NOISE = /^\s*-?\s*(retrying \w+ action|waiting \d+ms)\s*$/;
 
-/** Playwright's message without its ANSI colours, cut to its first lines (its call log can be long). */
+/**
+ * Playwright's message without its ANSI colours, its call log kept to the lines that say what it
+ * waited for (each once, retries left out), cut to its first lines.
+ */
 export function playwrightMessage(error: unknown): string {
   const raw = error instanceof Error ? error.message : String(error);
   const plain = withoutColours(raw);
-  const lines = plain.split("\n").filter((l) => l.trim() !== "").slice(0, MAX_MESSAGE_LINES).join("\n");
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const line of plain.split("\n")) {
+    const key = line.replace(/^(\s*)\d+ × /, "$1").trimEnd();
+    if (key.trim() === "" || RETRY_NOISE.test(key) || seen.has(key)) continue;
+    seen.add(key);
+    kept.push(key);
+  }
+  const lines = kept.slice(0, MAX_MESSAGE_LINES).join("\n");
   return lines.length > MAX_MESSAGE_CHARS ? `${lines.slice(0, MAX_MESSAGE_CHARS)}…` : lines;
 }
 
@@ -23,6 +36,12 @@ export interface ErrorScope {
   ref?: boolean;
   /** The operation navigates: a network failure is NAVIGATION_FAILED. */
   navigation?: boolean;
+}
+
+/** The target is covered by another element that would take the pointer; nothing was done. */
+export function obscured(target: string, cover: string): BwError {
+  const by = cover.length > 300 ? `${cover.slice(0, 300)}…` : cover;
+  return new BwError("ELEMENT_OBSCURED", `${target} is covered by ${by}, which would take the click; nothing was done: close or answer what covers it first (a snapshot shows it), or press Escape`, { details: { coveredBy: by } });
 }
 
 /** The BwError an operation's failure stands for. */
@@ -37,7 +56,9 @@ export function opError(error: unknown, scope: ErrorScope = {}): BwError {
   if (scope.ref && isElementGone(message)) {
     return new BwError("STALE_REF", `${scope.target ?? "the ref"} no longer points at an element of this page (it was removed, or the page navigated): take a new snapshot`);
   }
-  if (error instanceof Error && error.name === "TimeoutError") {
+  if (isTimeout(error)) {
+    const cover = interceptingElement(error instanceof Error ? error.message : "");
+    if (cover !== undefined) return obscured(scope.target ?? "the target", cover);
     return new BwError("SNIPPET_TIMEOUT", `the operation${about} did not finish within its budget: ${message}`);
   }
   if (scope.navigation && isNavigationError(message)) {

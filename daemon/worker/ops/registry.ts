@@ -12,9 +12,10 @@ import { interactionHandlers } from "./handlers/interaction.js";
 import { navigationHandlers } from "./handlers/navigation.js";
 import { serviceHandlers } from "./handlers/services.js";
 import { waitHandlers } from "./handlers/waits.js";
+import { webmcpHandlers } from "./handlers/webmcp.js";
 
 export const OP_HANDLERS: ReadonlyMap<string, OpHandler> = new Map(
-  [...navigationHandlers, ...inspectionHandlers, ...interactionHandlers, ...serviceHandlers, ...waitHandlers].map((h) => [h.name, h]),
+  [...navigationHandlers, ...inspectionHandlers, ...interactionHandlers, ...serviceHandlers, ...waitHandlers, ...webmcpHandlers].map((h) => [h.name, h]),
 );
 
 /** Runs an operation's handler on checked arguments: its handles released at the end, its failure given a code. */
@@ -33,14 +34,14 @@ export async function runHandler(name: string, session: OpSessionContext, args: 
 }
 
 /** An operation ready to start in a session's lane, and what its outcome gains afterwards (secret arguments, the context of a cut text). */
-export function operationRun(name: string, rawArgs: unknown): { start: OpStart; finish(outcome: WorkerOutcome): WorkerOutcome } {
+export function operationRun(name: string, rawArgs: unknown, elementWaitMs?: number): { start: OpStart; finish(outcome: WorkerOutcome): WorkerOutcome } {
   const secretArgs: string[] = [];
   let textContext: TextContext | undefined;
-  const start: OpStart = async (session) => {
+  const start: OpStart = Object.assign(async (session: OpSessionContext) => {
     const { args } = checkOperation(name, rawArgs);
     await session.pages.ensure();
-    return runHandler(name, session, args, { secretArg: (path) => { secretArgs.push(path); }, textCut: (context) => { textContext = context; } });
-  };
+    return runHandler(name, elementWaitMs === undefined ? session : { ...session, elementWaitMs }, args, { secretArg: (path) => { secretArgs.push(path); }, textCut: (context) => { textContext = context; } });
+  }, { label: `the ${name} operation` });
   return {
     start,
     finish: (outcome) => ({
@@ -55,7 +56,7 @@ export function operationRun(name: string, rawArgs: unknown): { start: OpStart; 
 /** Starts an operation as its run's work: tracked like a snippet's browser calls, its end the run's end. */
 export function startOperation(run: OpRun, start: OpStart, context: OpSessionContext): void {
   const task = start(context);
-  run.inflight.add(task);
+  run.inflight.set(task, start.label ?? "the operation");
   task.then(
     (value) => run.done({ ok: true, value: value === undefined ? null : value }),
     (error: unknown) => {

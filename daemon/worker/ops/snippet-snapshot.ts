@@ -2,7 +2,7 @@
 // page (sandbox/snapshot.ts); given any option of the `snapshot` operation
 // that it lacks (interactive, diff, cursor, target), the operation's own
 // answer instead, whose refs the operations then accept.
-import { checkOperation } from "../../../shared/operations/index.js";
+import { checkOperation, DEFAULT_ELEMENT_WAIT_MS } from "../../../shared/operations/index.js";
 import type { PageRegistry } from "../page-registry.js";
 import type { ScopeFunction } from "../sandbox/scope-functions.js";
 import type { SessionPageState } from "./page-state.js";
@@ -19,7 +19,7 @@ export function snippetSnapshot(plain: ScopeFunction, session: () => { pages: Pa
       const asOperation = opts !== null && typeof opts === "object" && OPERATION_ONLY.some((k) => Object.hasOwn(opts, k));
       if (!asOperation) return plain.call(run, args);
       const { args: checked } = checkOperation("snapshot", opts);
-      return runHandler("snapshot", { ...session(), run, guard: (action) => action(), scope: () => undefined, fileArgs: (_t, _m, a) => a, downloadHistory: () => [] }, checked);
+      return runHandler("snapshot", { ...session(), run, guard: (action) => action(), scope: () => undefined, fileArgs: (_t, _m, a) => a, downloadHistory: () => [], elementWaitMs: DEFAULT_ELEMENT_WAIT_MS }, checked);
     },
   };
 }

@@ -5,12 +5,14 @@
 // keeps the role and name the snapshot showed; anything else is STALE_REF at
 // once. A locator that matches several elements is LOCATOR_AMBIGUOUS before
 // anything is done.
-import type { ElementHandle, Locator, Page } from "playwright-core";
+import type { ElementHandle, Frame, JSHandle, Locator, Page } from "playwright-core";
 import { BwError } from "../../../shared/errors.js";
 import { describeTarget, type Target } from "../../../shared/operations/index.js";
 import type { OpContext } from "./op-context.js";
 import { opError } from "./op-errors.js";
 import { alive } from "./page-state.js";
+import { isTimeout } from "../playwright-errors.js";
+import { safeUrl } from "./observe/safe-url.js";
 import { assertSameMeaning, meaningHolds } from "./ref-meaning.js";
 import { describeNode, findRef } from "./snapshot/aria-render.js";
 
@@ -29,6 +31,7 @@ export interface Actionable {
   scrollIntoViewIfNeeded(options?: object): Promise<void>;
   boundingBox(options?: object): Promise<{ x: number; y: number; width: number; height: number } | null>;
   evaluate<R>(fn: (element: any) => R): Promise<R>;
+  evaluateHandle(fn: (element: any) => unknown): Promise<JSHandle>;
 }
 
 export type Resolved =
@@ -82,7 +85,7 @@ async function resolveRef(ctx: OpContext, page: Page, pageId: string, ref: strin
 }
 
 /** A Playwright locator for a semantic target; the target's strings are passed as data, never spliced into a selector. */
-export function locatorFor(page: Page, target: Exclude<Target, { ref: string } | { x: number }>): Locator {
+export function locatorFor(page: Page | Frame, target: Exclude<Target, { ref: string } | { x: number }>): Locator {
   if ("role" in target) {
     const options = { exact: target.exact ?? true, ...(target.name === undefined ? {} : { name: target.name }) };
     return page.getByRole(target.role as Parameters<Page["getByRole"]>[0], options);
@@ -92,6 +95,40 @@ export function locatorFor(page: Page, target: Exclude<Target, { ref: string } |
   if ("placeholder" in target) return page.getByPlaceholder(target.placeholder, { exact: target.exact ?? true });
   if ("testId" in target) return page.getByTestId(target.testId);
   return page.locator(target.selector);
+}
+
+/** The short element wait, once the page has loaded (a page still loading may yet show the element). */
+export async function elementWait(ctx: OpContext, page: Page): Promise<number> {
+  await page.waitForLoadState("load", { timeout: ctx.run.remainingMs() }).catch(() => {});
+  return Math.max(1, Math.min(ctx.elementWaitMs, ctx.run.remainingMs()));
+}
+
+/**
+ * Waits a short while for a locator that matches nothing: until the page has loaded (within the budget), then
+ * `elementWaitMs`. Nothing there by then is ELEMENT_NOT_FOUND, rather than the whole budget spent on it.
+ */
+async function appears(ctx: OpContext, page: Page, pageId: string, locator: Locator, describe: string): Promise<void> {
+  const waitMs = await elementWait(ctx, page);
+  try {
+    await locator.waitFor({ state: "attached", timeout: waitMs });
+  } catch (error) {
+    if (!isTimeout(error)) throw opError(error, { target: describe });
+    throw new BwError("ELEMENT_NOT_FOUND", `no element matches ${describe} on page ${pageId} (${safeUrl(page.url())}) after ${waitMs} ms; nothing was done: take a snapshot (or find a word of it) to see what the page shows, then use a ref`, { details: { waitedMs: waitMs } });
+  }
+}
+
+/** The target's matches in the page's frames (open shadow roots are pierced already): the first frame's locator, and how many in all. */
+async function inFrames(page: Page, target: Exclude<Target, { ref: string } | { x: number }>): Promise<[Locator, number] | undefined> {
+  let found: Locator | undefined;
+  let total = 0;
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    const locator = locatorFor(frame, target);
+    const count = await locator.count().catch(() => 0);
+    if (count > 0 && found === undefined) found = locator;
+    total += count;
+  }
+  return found === undefined ? undefined : [found, total];
 }
 
 /** Resolves a target on the session's active page. */
@@ -104,14 +141,17 @@ export async function resolveTarget(ctx: OpContext, target: Target, allow: { poi
     if (!allow.point) throw new BwError("INVALID_ARGUMENT", `args.target: this operation needs an element, not ${describe}`);
     return { kind: "point", x: target.x, y: target.y, describe };
   }
-  const locator = locatorFor(page, target);
+  let locator = locatorFor(page, target);
   let count: number;
   try {
     count = await locator.count();
+    // Not in the page's own document: in its frames, as a person sees them (a payment or consent iframe).
+    if (count === 0) [locator, count] = (await inFrames(page, target)) ?? [locator, 0];
   } catch (error) {
     throw opError(error, { target: describe });
   }
-  // Zero may still appear (the action waits for it); several never act on the first.
+  // Zero may still appear, within the short element wait; several never act on the first.
+  if (count === 0) await appears(ctx, page, pageId, locator, describe);
   if (count > 1) {
     throw new BwError("LOCATOR_AMBIGUOUS", `${describe} matches ${count} elements; make it unique (an exact name, a ref from a snapshot)`, { details: { count } });
   }

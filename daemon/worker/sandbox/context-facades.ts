@@ -143,6 +143,9 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
   const mouseProto = create(null);
   methods(mouseProto, "mouse", spec.mouse.async, call);
   freeze(mouseProto);
+  const webmcpProto = create(null);
+  methods(webmcpProto, "webmcp", spec.webmcp.async, call);
+  freeze(webmcpProto);
 
   const frameProto = create(null);
   methods(frameProto, "frame", spec.frame.async, call);
@@ -183,8 +186,8 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
     const id = frames(o.run, o.root.pageId, "find", record({ selector: encodeArgs([selector])[0] }));
     return id === null ? null : frameFacade(o.run, o.root.pageId, id);
   });
-  // `page.keyboard` and `page.mouse`: made for their page on first read, then the same object each time.
-  const PARTS: [string, object][] = [["keyboard", keyboardProto], ["mouse", mouseProto]];
+  // `page.keyboard`, `page.mouse` and `page.webmcp`: made for their page on first read, then the same object each time.
+  const PARTS: [string, object][] = [["keyboard", keyboardProto], ["mouse", mouseProto], ["webmcp", webmcpProto]];
   for (let i = 0; i < PARTS.length; i++) {
     const [name, proto] = PARTS[i]!;
     P.ObjectDefineProperty(pageProto, name, {
@@ -193,7 +196,7 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
         const parts = (o.parts ??= create(null) as Record<string, object>);
         if (parts[name]) return parts[name];
         const part = freeze(facade(proto, { kind: name, run: o.run, fields: record({ target: name, pageId: o.root.pageId }), root: o.root, steps: o.steps }));
-        tag(part, `[${name === "keyboard" ? "Keyboard" : "Mouse"} ${o.root.pageId}]`);
+        tag(part, `[${name === "keyboard" ? "Keyboard" : name === "mouse" ? "Mouse" : "WebMCP"} ${o.root.pageId}]`);
         return (parts[name] = part);
       },
       enumerable: true,

@@ -4,6 +4,7 @@
 // the value being typed has it replaced before it is rethrown.
 import type { ElementHandle, Page } from "playwright-core";
 import { BwError, toBwError } from "../../../shared/errors.js";
+import { isTimeout } from "../playwright-errors.js";
 
 export const PASSWORD_FIELD = "input[type=password]:visible";
 /** How long fill waits for a password field to appear when the run has more budget than that. */
@@ -75,7 +76,8 @@ export async function findLoginFields(page: Page, selectors: FieldSelectors, opt
   try {
     password = await passwordLocator.elementHandle({ timeout: options.timeoutMs });
   } catch (error) {
-    throw new BwError(toBwError(error).code === "INTERNAL_ERROR" ? "SNIPPET_ERROR" : toBwError(error).code,
+    const code = toBwError(error).code;
+    throw new BwError(isTimeout(error) ? "ELEMENT_NOT_FOUND" : code === "INTERNAL_ERROR" ? "SNIPPET_ERROR" : code,
       selectors.passwordSelector === undefined
         ? `no visible password field on the page within ${options.timeoutMs} ms; pass passwordSelector`
         : `passwordSelector matched no element within ${options.timeoutMs} ms`);
@@ -83,7 +85,7 @@ export async function findLoginFields(page: Page, selectors: FieldSelectors, opt
   let username: ElementHandle | null;
   if (selectors.usernameSelector !== undefined) {
     username = await page.locator(selectors.usernameSelector).first().elementHandle({ timeout: options.timeoutMs }).catch(() => {
-      throw new BwError("SNIPPET_ERROR", `usernameSelector matched no element within ${options.timeoutMs} ms`);
+      throw new BwError("ELEMENT_NOT_FOUND", `usernameSelector matched no element within ${options.timeoutMs} ms`);
     });
   } else {
     username = await elementOrNull(await password.evaluateHandle(usernameNear));

@@ -6,7 +6,7 @@ import { DEFAULT_READ_CHARS, DEFAULT_SNAPSHOT_CHARS, Ops, type SnapshotResult } 
 import type { OpContext } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import { handle } from "../handler.js";
-import { capture, render } from "../snapshot/take-snapshot.js";
+import { capture, render, type Capture } from "../snapshot/take-snapshot.js";
 import { diffLines } from "../snapshot/line-diff.js";
 import { resolveElement } from "../targets.js";
 
@@ -14,6 +14,11 @@ import { resolveElement } from "../targets.js";
 export const FIND_REGEX_BUDGET_MS = 200;
 const DEFAULT_FIND_LIMIT = 20;
 const DEFAULT_OBSERVE_LIMIT = 50;
+
+/** A whole-page capture an answer showed becomes the page's baseline: the next --diff is against what the agent last saw. */
+function setBaseline(taken: Capture, depth: number | undefined): void {
+  taken.entry.baseline = { tree: taken.tree, document: taken.document, depth };
+}
 
 async function snapshot(ctx: OpContext, args: { target?: Parameters<typeof resolveElement>[1]; interactive?: boolean; depth?: number; maxChars?: number; cursor?: string; diff?: boolean }): Promise<SnapshotResult> {
   const maxChars = args.maxChars ?? DEFAULT_SNAPSHOT_CHARS;
@@ -45,7 +50,7 @@ async function snapshot(ctx: OpContext, args: { target?: Parameters<typeof resol
       diff = { baseline: false, added: lines.length, removed: 0, unchanged: 0, reason };
     }
   }
-  if (root === undefined) taken.entry.baseline = { tree: taken.tree, document: taken.document, depth: args.depth };
+  if (root === undefined) setBaseline(taken, args.depth);
   const { context, ...part } = ctx.state.captures.add(taken.pageId, taken.document, text, maxChars);
   ctx.textCut(context);
   return { pageId: taken.pageId, url: taken.entry.page.url(), ...part, refs: ctx.state.binding?.refs.size ?? 0, interactive, ...(diff ? { diff } : {}) };
@@ -80,6 +85,7 @@ export const inspectionHandlers = [
   handle(Ops.snapshot, (ctx, args) => snapshot(ctx, args)),
   handle(Ops.find, async (ctx, args) => {
     const taken = await capture(ctx, {});
+    setBaseline(taken, undefined);
     const lines = render(taken, false);
     const hits = matching(lines, args.query);
     const limit = args.limit ?? DEFAULT_FIND_LIMIT;

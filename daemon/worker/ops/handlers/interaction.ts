@@ -6,8 +6,10 @@ import type { Page } from "playwright-core";
 import { BwError } from "../../../../shared/errors.js";
 import { Ops, type ActionResult, type ArgsOf, type Target } from "../../../../shared/operations/index.js";
 import type { OpContext } from "../op-context.js";
-import { mapErrors } from "../op-errors.js";
+import { mapErrors, opError } from "../op-errors.js";
+import { actionDone, actionPerformed, interceptingElement, isTimeout } from "../../playwright-errors.js";
 import { handle } from "../handler.js";
+import { checkable } from "../checkable.js";
 import { isPasswordField, resolveElement, resolveTarget, type Actionable, type Resolved } from "../targets.js";
 
 type Element = Exclude<Resolved, { kind: "point" }>;
@@ -23,6 +25,32 @@ function budget(ctx: OpContext): { timeout: number } {
 /** Runs `action` on a resolved element, its failures mapped (its element gone: STALE_REF for a ref). */
 async function on(resolved: Element, action: (element: Actionable) => Promise<unknown>): Promise<ActionResult> {
   await mapErrors({ target: resolved.describe, ref: resolved.kind === "element" }, () => action(resolved.element));
+  return { target: resolved.describe };
+}
+
+/**
+ * A pointer action (click, hover, check) tried first within the short element wait, so that a target another
+ * element covers fails then as ELEMENT_OBSCURED, naming the cover. Any other wait (not yet visible, enabled or
+ * stable) goes on with the rest of the budget, unless the input was sent already: nothing is ever done twice.
+ */
+async function pointer(ctx: OpContext, resolved: Element, act: (element: Actionable, options: { timeout: number }) => Promise<unknown>): Promise<ActionResult> {
+  const scope = { target: resolved.describe, ref: resolved.kind === "element" };
+  try {
+    await act(resolved.element, { timeout: Math.max(1, Math.min(ctx.elementWaitMs, ctx.run.remainingMs())) });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "";
+    if (!isTimeout(error) || interceptingElement(message) !== undefined) throw opError(error, scope);
+    // Done, and what ran out was the wait for the navigation it scheduled: the page goes on loading.
+    if (actionDone(message)) return { target: resolved.describe };
+    if (actionPerformed(message)) throw opError(error, scope);
+    await mapErrors(scope, () => act(resolved.element, budget(ctx)));
+  }
+  return { target: resolved.describe };
+}
+
+/** check or uncheck where a person would click for it; the result names the target as given. */
+async function checkOrUncheck(ctx: OpContext, resolved: Element, checked: boolean): Promise<ActionResult> {
+  await pointer(ctx, await checkable(ctx, resolved), (el, timeout) => (checked ? el.check(timeout) : el.uncheck(timeout)));
   return { target: resolved.describe };
 }
 
@@ -68,7 +96,7 @@ export async function click(ctx: OpContext, args: ArgsOf<typeof Ops.click.args>)
     }
     return { target: resolved.describe };
   }
-  return on(resolved, (el) => (args.double ? el.dblclick(options) : el.click(options)));
+  return pointer(ctx, resolved, (el, timeout) => (args.double ? el.dblclick({ ...options, ...timeout }) : el.click({ ...options, ...timeout })));
 }
 
 /** A key press on a target, or on whatever has the focus. */
@@ -82,7 +110,7 @@ export const interactionHandlers = [
   handle(Ops.click, click),
   handle(Ops.hover, async (ctx, args) => {
     const resolved = await resolveTarget(ctx, args.target, { point: true });
-    if (resolved.kind !== "point") return on(resolved, (el) => el.hover(budget(ctx)));
+    if (resolved.kind !== "point") return pointer(ctx, resolved, (el, timeout) => el.hover(timeout));
     await activePage(ctx).mouse.move(resolved.x, resolved.y);
     return { target: resolved.describe };
   }),
@@ -116,7 +144,7 @@ export const interactionHandlers = [
     for (const [i, { field, resolved }] of fields.entries()) {
       if (typeof field.value === "boolean") {
         const checked = field.value;
-        await on(resolved, (el) => (checked ? el.check(budget(ctx)) : el.uncheck(budget(ctx))));
+        await checkOrUncheck(ctx, resolved, checked);
       } else {
         const value = field.value;
         await secretIf(ctx, resolved, `fields.${i}.value`);
@@ -131,8 +159,8 @@ export const interactionHandlers = [
     await on(resolved, async (el) => { selected = await el.selectOption(args.values, budget(ctx)); });
     return { target: resolved.describe, selected };
   }),
-  handle(Ops.check, (ctx, args) => onTarget(ctx, args.target, (el) => el.check(budget(ctx)))),
-  handle(Ops.uncheck, (ctx, args) => onTarget(ctx, args.target, (el) => el.uncheck(budget(ctx)))),
+  handle(Ops.check, async (ctx, args) => checkOrUncheck(ctx, await resolveElement(ctx, args.target), true)),
+  handle(Ops.uncheck, async (ctx, args) => checkOrUncheck(ctx, await resolveElement(ctx, args.target), false)),
   handle(Ops.press, press),
   handle(Ops.scroll, async (ctx, args) => {
     const page = activePage(ctx);

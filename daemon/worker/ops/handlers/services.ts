@@ -7,7 +7,7 @@ import { assertNavigable } from "../../facade-dispatch.js";
 import type { OpContext } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import { handle } from "../handler.js";
-import { resolveElement } from "../targets.js";
+import { elementWait, resolveElement } from "../targets.js";
 import { gotoSettled } from "../../failed-navigation.js";
 
 function service(ctx: OpContext, name: string, args: unknown[]): Promise<unknown> {
@@ -60,5 +60,14 @@ export const serviceHandlers = [
     return tabs(ctx);
   }),
   handle(Ops.downloads, async (ctx, args) => downloads(ctx, args.status, args.limit)),
-  handle(Ops.credentialsFill, (ctx, args) => service(ctx, "credentials.fill", [{ ...(args.id ? { id: args.id } : {}), ...(args.submit ? { submit: true } : {}) }])),
+  handle(Ops.credentialsFill, async (ctx, args) => {
+    // The login form is waited for as any target is; a failure of the snippet service is this operation's.
+    const timeout = await elementWait(ctx, ctx.pages.get(ctx.pages.active()));
+    try {
+      return await service(ctx, "credentials.fill", [{ ...(args.id ? { id: args.id } : {}), ...(args.submit ? { submit: true } : {}), timeout }]);
+    } catch (error) {
+      if (error instanceof BwError && error.code === "SNIPPET_ERROR") throw new BwError("OPERATION_FAILED", error.message);
+      throw error;
+    }
+  }),
 ];

@@ -7,6 +7,7 @@ import type { OpContext } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import type { PageEntry } from "../page-state.js";
 import { collectRefs, maskPasswords, renderTree, type AriaTree } from "./aria-render.js";
+import { lendRefs } from "./lent-refs.js";
 
 export interface Capture {
   pageId: string;
@@ -55,7 +56,7 @@ export async function capture(ctx: OpContext, options: { root?: Locator; depth?:
   const aria = { mode: "ai" as const, timeout, ...(options.depth === undefined ? {} : { depth: options.depth }) };
   const raw = await mapErrors({ target: "snapshot" }, () => (options.root ? options.root.ariaSnapshotJSON(aria) : page.ariaSnapshotJSON(aria))) as AriaTree;
   const [values, frames] = await Promise.all([passwordValues(page), frameMarks(page, collectRefs(raw))]);
-  const tree = maskPasswords(raw, new Set([...before, ...values]));
+  const tree = lendRefs(maskPasswords(raw, new Set([...before, ...values])));
   ctx.run.assertLive();
   ctx.state.bind({ pageId, document, refs: collectRefs(tree), tree, frames });
   return { pageId, entry, tree, document };

@@ -1,10 +1,10 @@
 // A result over the envelope's bound (12,000 characters of JSON) arrives as a
 // file in the session's artifact folder, wrapped in the untrusted-data
 // envelope docs/artifacts.md describes: the JSON is the one line between the
-// BEGIN and END markers carrying the same random tag. The HTTP API hands its
-// callers the value itself (a 100,000-character read, say).
+// BEGIN and END markers carrying the same random tag. The front doors hand
+// their callers the value itself (the HTTP API whole, MCP in parts).
 import { BwError } from "../../shared/errors.js";
-import { readInside } from "../front-door/artifact-files.js";
+import { readInside } from "./artifact-files.js";
 
 const BEGIN = "-----BEGIN UNTRUSTED DATA ";
 const MAX_SPILL_BYTES = 16 * 1024 * 1024;
