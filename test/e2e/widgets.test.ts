@@ -163,6 +163,17 @@ describe("real widgets, by typed operations", () => {
     expect(await snapshot()).toContain('3 results for "refs"');
   });
 
+  it("checks a Lit checkbox drawn over a hidden input in its shadow root, by ref and by role and name", async () => {
+    await open("/lit.html");
+    const terms = 'checkbox "I accept the terms and conditions"';
+    await op("check", { target: refOf(await snapshot(), terms) });
+    expect(await result()).toBe("Result: terms accepted");
+    expect(await snapshot()).toMatch(/checkbox "I accept the terms and conditions"[^\n]*checked/);
+    await op("uncheck", { target: { role: "checkbox", name: "I accept the terms and conditions" } });
+    expect(await result()).toBe("Result: terms not accepted");
+  });
+
+
   it("reaches the last of 10,000 virtualized rows by scrolling the list, then clicks it", async () => {
     await open("/virtual/list");
     const top = await snapshot();
@@ -195,6 +206,17 @@ describe("real widgets, by typed operations", () => {
     await op("click", { target: refOf(page, 'button "Accept all"') });
     await op("click", { target: refOf(await snapshot(), 'button "Subscribe"') });
     expect(await result()).toBe("Result: subscribed");
+  });
+
+  it("says at once what covers a button under a cookie banner, and clicks nothing", async () => {
+    await open("/cookie.html");
+    const page = await snapshot();
+    // A budget far above the short element wait: failing well inside it is the fast failure, not the budget's end.
+    const envelope = await bw.op("click", { target: refOf(page, 'button "Subscribe"') }, { session, timeoutMs: 30_000 });
+    expect(envelope).toMatchObject({ ok: false, error: { code: "ELEMENT_OBSCURED" } });
+    expect(envelope.error!.message).toContain("cookie-banner");
+    expect(envelope.durationMs).toBeLessThan(15_000);
+    expect(await result()).toBe("Result: not subscribed");
   });
 
   it("fills and submits a form in an iframe of another origin", async () => {
