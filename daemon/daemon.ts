@@ -6,6 +6,7 @@ import { Duplex, PassThrough } from "node:stream";
 import net from "node:net";
 import path from "node:path";
 import { ARTIFACT_DEFAULTS, LIMIT_DEFAULTS, STATE_DEFAULTS, type DaemonSettings } from "../shared/config.js";
+import { laneLimitsOf } from "../shared/config-limits.js";
 import { WorkerEndpoints, WorkerRemoteRefused, type EndpointReport } from "../shared/protocol/index.js";
 import { REMOTE_DEFAULTS, remoteUsesTls } from "../shared/remote-config.js";
 import { probeContainment, type ContainmentStatus } from "../shared/containment.js";
@@ -137,6 +138,7 @@ export class Daemon {
         headless: options.settings.headless,
         ...this.workerDirs(),
         routeRequests: this.guard.settings.custom === true,
+        limits: laneLimitsOf({ ...LIMIT_DEFAULTS, ...options.settings.limits }),
         ...(remoteInit ? { remote: remoteInit } : {}),
       }),
       (link) => this.workerRegistry(link),

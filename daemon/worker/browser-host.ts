@@ -19,6 +19,7 @@ import type { ScopeFunction } from "./sandbox/scope-functions.js";
 import type { WorkerArtifacts } from "./services/artifacts.js";
 import { loadPlaywright } from "./playwright.js";
 import { WorkerSession } from "./session.js";
+import { Lanes } from "./lanes.js";
 import { chromiumArgs } from "./chromium-args.js";
 import type { OpStart } from "./ops/op-context.js";
 import type { RemotePool } from "./remote/remote-pool.js";
@@ -39,6 +40,8 @@ export class BrowserHost {
   private spare: Page | undefined;
   /** context.newPage() calls in flight: their pages have no owner yet. */
   private opening = 0;
+  /** Every session's page calls take their turn here, within the caps the daemon set. */
+  private readonly lanes: Lanes;
 
   constructor(
     private readonly init: WorkerInit,
@@ -51,7 +54,9 @@ export class BrowserHost {
     private readonly artifacts?: WorkerArtifacts,
     /** Remote browsers: every session is an isolated context on one of them, and nothing is launched here. */
     private readonly remote?: RemotePool,
-  ) {}
+  ) {
+    this.lanes = new Lanes(init.limits);
+  }
 
   /** A session's contexts on its remote browser, wired as every context is. */
   private remoteWiring(name: string): ContextWiring {
@@ -211,7 +216,7 @@ export class BrowserHost {
       };
       session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
         artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined,
-        artifacts ? () => artifacts.downloadHistory(name) : undefined);
+        artifacts ? () => artifacts.downloadHistory(name) : undefined, this.lanes);
       this.sessions.set(name, session);
     }
     return session;

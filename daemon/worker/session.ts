@@ -28,6 +28,7 @@ import { snippetSnapshot } from "./ops/snippet-snapshot.js";
 import { BrowserLosses } from "./browser-losses.js";
 import { RunAftermath } from "./run-aftermath.js";
 import { loneCall, runLoneCall, type LoneCall } from "./lone-call.js";
+import { Lanes, onlyWaits } from "./lanes.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -61,6 +62,8 @@ export class WorkerSession {
     private readonly onEnter: (session: string) => void = () => {},
     private readonly fileArgs: FileArgumentCheck = refuseFileArguments,
     private readonly downloadHistory: () => DownloadOutcome[] = () => [],
+    /** The worker's lanes, shared by every session: this one's calls take their turn there. */
+    private readonly lanes: Lanes = new Lanes(),
     private readonly now: () => number = Date.now,
   ) {
     this.pageState = new SessionPageState(now);
@@ -74,7 +77,7 @@ export class WorkerSession {
     });
     this.dispatch = new FacadeDispatch(this.pages, fileArgs);
     this.events = new EventBridge((token, event) => this.realm.emit(token, event), undefined, (pageId, dialog) => this.pageState.claimDialog(pageId, dialog));
-    this.realm = new SessionRealm({ session: name, scope: scopeNames([...this.scopeFunctions.values()]), consoleCap: MAX_CONSOLE_ENTRIES }, {
+    this.realm = new SessionRealm({ session: name, scope: scopeNames([...this.scopeFunctions.values()]), consoleCap: MAX_CONSOLE_ENTRIES, limits: lanes.limits }, {
       sync: (m) => { this.onEnter(this.name); return this.handleSync(m); },
       async: (m) => { this.onEnter(this.name); return this.handleAsync(m); },
       note: (m) => { this.handleSync(m); },
@@ -248,9 +251,11 @@ export class WorkerSession {
     const run = this.liveRun(m.token);
     const action = () => this.dispatchAsync(run, m);
     // The run's own page.title() may spare the envelope a second read; anything else may change a title.
-    const guarded = m.op === "call" && m.target === "page" && m.method === "title"
+    const titled = () => m.op === "call" && m.target === "page" && m.method === "title"
       ? this.titles.read(String(m.pageId), action)
       : this.titles.act(action);
+    // In the session's lane: capped, and in its turn beside other sessions' calls; a call whose run ended while it waited never starts.
+    const guarded = this.lanes.submit(this.name, { message: m, waits: onlyWaits(m), run: () => { this.liveRun(m.token); return titled(); } });
     // A cut-off run has settled once the browser calls it started have returned.
     const call = guarded.catch((error: unknown) => {
       if (error instanceof BwError && error.code === "LIMIT_EXCEEDED") run.limits.add(error.message);

@@ -1,6 +1,7 @@
 // daemon → worker: the browser side of sessions.
 import type { WorkerOutcome } from "../envelope.js";
 import { bool, custom, num, obj, optional, str } from "../validate.js";
+import type { LaneLimits } from "../config-limits.js";
 import { remoteInitParam, type WorkerRemoteInit } from "./remote.js";
 import { argsParam, declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
 
@@ -18,6 +19,8 @@ export interface WorkerInit {
   routeRequests?: boolean;
   /** Remote browsers: sessions are placed on these instead of a local launch (docs/remote-browsers.md). */
   remote?: WorkerRemoteInit;
+  /** What one session may send into the browser (shared/config-limits.ts); defaults when absent. */
+  limits?: LaneLimits;
 }
 
 export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
@@ -28,6 +31,12 @@ export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
   artifactsDir: str(),
   routeRequests: optional(bool()),
   remote: remoteInitParam,
+  limits: optional(obj({
+    maxCallArgBytes: num({ integer: true, min: 1 }),
+    maxCallResultBytes: num({ integer: true, min: 1 }),
+    maxSessionBytesInFlight: num({ integer: true, min: 1 }),
+    maxSessionCallsInFlight: num({ integer: true, min: 1 }),
+  })),
 }));
 export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
   session: nameParam("session"),

@@ -8,6 +8,7 @@
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { isOwnRealmError } from "../../../shared/error-text.js";
 import { BwError } from "../../../shared/errors.js";
+import { LaneBudget } from "../lane-budget.js";
 import { RunTimers } from "../run-timers.js";
 import { SnippetContext, toErrorReply } from "../sandbox/context.js";
 import type { FromRealm, RealmInit, Reply, SandboxMessage, SyncAnswer, ToRealm } from "./realm-messages.js";
@@ -25,7 +26,8 @@ function startRealm(init: RealmInit): void {
   const port = parentPort!;
   const signal = new Int32Array(init.signal);
   const post = (message: FromRealm) => port.postMessage(message);
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void; size: number }>();
+  const budget = new LaneBudget(init.limits);
   let nextCallId = 1;
   let nextTimerId = 1;
   let run: RealmRun | undefined;
@@ -91,9 +93,19 @@ function startRealm(init: RealmInit): void {
       }
     },
     async(m) {
+      // Refused here, a call past its session's caps is never copied to the main thread (which checks again).
+      let size: number;
+      try {
+        size = budget.admit(m);
+      } catch (error) {
+        const message = (error as Error).message;
+        const current = run;
+        if (current !== undefined && current.token === m.token) post({ t: "limit", token: current.token, message });
+        return Promise.reject(fail({ name: "Error", message, code: "LIMIT_EXCEEDED" }));
+      }
       return new Promise((resolve, reject) => {
         const id = nextCallId++;
-        pending.set(id, { resolve, reject });
+        pending.set(id, { resolve, reject, size });
         post({ t: "async", id, m });
       });
     },
@@ -151,6 +163,7 @@ function startRealm(init: RealmInit): void {
         const call = pending.get(message.id);
         if (!call) break;
         pending.delete(message.id);
+        budget.release(call.size);
         if (message.reply.ok) call.resolve(message.reply.value);
         else call.reject(fail(message.reply.error));
         break;
