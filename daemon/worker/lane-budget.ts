@@ -17,7 +17,7 @@ export function wireSize(value: unknown, stopAt: number): number {
     else if (v === null || typeof v !== "object") size += 8;
     else if (Array.isArray(v)) {
       size += 2 + v.length;
-      for (let i = 0; i < v.length; i++) stack.push(v[i]);
+      for (let i = 0; i < v.length && size <= stopAt; i++) stack.push(v[i]);
     } else {
       const record = v as Record<string, unknown>;
       size += 2;
@@ -50,12 +50,12 @@ export class LaneBudget {
   admit(message: unknown): number {
     const { maxCallArgBytes, maxSessionBytesInFlight, maxSessionCallsInFlight } = this.limits;
     if (this.calls >= maxSessionCallsInFlight) {
-      throw refusal("maxSessionCallsInFlight", `the session already has ${this.calls} page calls in flight`, maxSessionCallsInFlight);
+      throw refusal("maxSessionCallsInFlight", "the session has too many page calls in flight", maxSessionCallsInFlight);
     }
     const size = wireSize(message, maxCallArgBytes);
     if (size > maxCallArgBytes) throw refusal("maxCallArgBytes", "the page call's arguments are too large to send to the browser", maxCallArgBytes);
     if (this.bytes + size > maxSessionBytesInFlight) {
-      throw refusal("maxSessionBytesInFlight", `the session's page calls in flight already hold ${this.bytes} characters of arguments`, maxSessionBytesInFlight);
+      throw refusal("maxSessionBytesInFlight", "the session's page calls in flight hold too many bytes of arguments", maxSessionBytesInFlight);
     }
     this.calls++;
     this.bytes += size;

@@ -1,32 +1,44 @@
 // The worker's main thread, shared fairly between sessions. Each session's
 // page calls go through a lane of its own: the lane's budget (lane-budget.ts)
 // refuses what is past its caps before it reaches the browser, and at most
-// RUNNING_PER_LANE of its calls run at once while the rest wait their turn in
-// order. A session firing thousands of calls thus has a handful of tasks on
-// the event loop at any moment, and another session's call waits behind
-// those, not behind thousands.
+// RUNNING_PER_LANE of its calls run at once (one screenshot) while the rest
+// wait their turn in order. A session firing thousands of calls thus has a
+// handful of tasks on the event loop at any moment, and another session's
+// call waits behind those, not behind thousands.
 import { laneLimitsOf, LIMIT_DEFAULTS, type LaneLimits } from "../../shared/config-limits.js";
 import { LaneBudget, resultRefusal } from "./lane-budget.js";
 
 /** A session's calls that run at once; the rest wait in its lane. */
 export const RUNNING_PER_LANE = 16;
 
-/** A realm message that only waits for the page (it holds no slot of its lane while it does). */
-export function onlyWaits(m: Record<string, unknown>): boolean {
-  return (m.op === "call" && typeof m.method === "string" && m.method.startsWith("waitFor")) || m.op === "urlAfter";
+/**
+ * How a realm message uses the main thread: `waits` only waits for the page (waitForSelector, waitForURL…) and holds
+ * no slot; `heavy` makes the browser build something large (a screenshot decodes up to ~100 MB of pixels), one at a
+ * time per session; any other is a `call`.
+ */
+export type CallKind = "waits" | "heavy" | "call";
+
+export function callKind(m: Record<string, unknown>): CallKind {
+  if (m.op === "urlAfter" || (m.op === "call" && typeof m.method === "string" && m.method.startsWith("waitFor"))) return "waits";
+  if (m.op === "scope" && m.name === "screenshot") return "heavy";
+  return "call";
+}
+
+interface Waiting {
+  heavy: boolean;
+  start(): void;
 }
 
 interface Lane {
   budget: LaneBudget;
   running: number;
-  waiting: (() => void)[];
+  heavy: number;
+  waiting: Waiting[];
 }
 
 export interface LaneCall<T> {
   /** The message as the realm sent it: its size is what the call sends into the browser. */
-  message: unknown;
-  /** A call that only waits (waitForSelector, waitForURL…) holds no slot: its lane's next call need not wait for it. */
-  waits: boolean;
+  message: Record<string, unknown>;
   run(): Promise<T>;
 }
 
@@ -39,35 +51,41 @@ export class Lanes {
   submit<T>(session: string, call: LaneCall<T>): Promise<T> {
     let lane = this.lanes.get(session);
     if (!lane) {
-      lane = { budget: new LaneBudget(this.limits), running: 0, waiting: [] };
+      lane = { budget: new LaneBudget(this.limits), running: 0, heavy: 0, waiting: [] };
       this.lanes.set(session, lane);
     }
     const own = lane;
     const size = own.budget.admit(call.message);
+    const kind = callKind(call.message);
     return new Promise<T>((resolve, reject) => {
       const start = () => {
-        if (!call.waits) own.running++;
+        const slot = kind !== "waits";
+        if (slot) own.running++;
+        if (kind === "heavy") own.heavy++;
+        // The slot and the bytes are given back before the caller hears: its next call finds them free.
+        const finish = () => {
+          if (slot) own.running--;
+          if (kind === "heavy") own.heavy--;
+          own.budget.release(size);
+          if (own.budget.calls === 0) this.lanes.delete(session);
+          this.next(own);
+        };
         void (async () => call.run())().then((value) => {
           const refused = resultRefusal(this.limits, value);
           if (refused) throw refused;
           return value;
-        }).then(resolve, reject).finally(() => {
-          if (!call.waits) own.running--;
-          own.budget.release(size);
-          if (own.budget.calls === 0) this.lanes.delete(session);
-          this.next(own);
-        });
+        }).then((value) => { finish(); resolve(value); }, (error: unknown) => { finish(); reject(error); });
       };
-      if (call.waits) start();
+      if (kind === "waits") start();
       else {
-        own.waiting.push(start);
+        own.waiting.push({ heavy: kind === "heavy", start });
         this.next(own);
       }
     });
   }
 
-  /** Starts the lane's next waiting calls while it has free slots. */
+  /** Starts the lane's next waiting calls, in order, while it has free slots. */
   private next(lane: Lane): void {
-    while (lane.running < this.runningPerLane && lane.waiting.length > 0) lane.waiting.shift()!();
+    while (lane.running < this.runningPerLane && lane.waiting.length > 0 && !(lane.waiting[0]!.heavy && lane.heavy > 0)) lane.waiting.shift()!.start();
   }
 }

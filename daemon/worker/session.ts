@@ -28,7 +28,7 @@ import { snippetSnapshot } from "./ops/snippet-snapshot.js";
 import { BrowserLosses } from "./browser-losses.js";
 import { RunAftermath } from "./run-aftermath.js";
 import { loneCall, runLoneCall, type LoneCall } from "./lone-call.js";
-import { Lanes, onlyWaits } from "./lanes.js";
+import { Lanes } from "./lanes.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -255,7 +255,7 @@ export class WorkerSession {
       ? this.titles.read(String(m.pageId), action)
       : this.titles.act(action);
     // In the session's lane: capped, and in its turn beside other sessions' calls; a call whose run ended while it waited never starts.
-    const guarded = this.lanes.submit(this.name, { message: m, waits: onlyWaits(m), run: () => { this.liveRun(m.token); return titled(); } });
+    const guarded = this.lanes.submit(this.name, { message: m, run: () => { this.liveRun(m.token); return titled(); } });
     // A cut-off run has settled once the browser calls it started have returned.
     const call = guarded.catch((error: unknown) => {
       if (error instanceof BwError && error.code === "LIMIT_EXCEEDED") run.limits.add(error.message);

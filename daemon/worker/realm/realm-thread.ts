@@ -20,6 +20,8 @@ interface RealmRun {
   token: string;
   /** Made when the run first sets a timer. */
   timers?: RunTimers;
+  /** The refusals of its page calls the main thread has been told. */
+  refused?: Set<string>;
 }
 
 function startRealm(init: RealmInit): void {
@@ -99,8 +101,12 @@ function startRealm(init: RealmInit): void {
         size = budget.admit(m);
       } catch (error) {
         const message = (error as Error).message;
+        // Said once per run and bound: a loop of refused calls costs the main thread nothing.
         const current = run;
-        if (current !== undefined && current.token === m.token) post({ t: "limit", token: current.token, message });
+        if (current !== undefined && current.token === m.token && !(current.refused ??= new Set()).has(message)) {
+          current.refused.add(message);
+          post({ t: "limit", token: current.token, message });
+        }
         return Promise.reject(fail({ name: "Error", message, code: "LIMIT_EXCEEDED" }));
       }
       return new Promise((resolve, reject) => {
