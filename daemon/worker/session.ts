@@ -7,11 +7,10 @@ import { BwError, toBwError } from "../../shared/errors.js";
 import type { ArtifactInfo, ConsoleEntry, DownloadOutcome, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
 import { BlockedCollector } from "./browser-guard/blocked-collector.js";
 import type { GuardRefusal } from "./browser-guard/route-layer.js";
-import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
+import { FacadeDispatch } from "./facade-dispatch.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
 import { TitleReuse } from "./page-titles.js";
-import { gotoSettled } from "./failed-navigation.js";
 import { boundResult } from "./result-bound.js";
 import { runFailure } from "./run-failure.js";
 import type { Run, RunOutcome } from "./run.js";
@@ -29,6 +28,8 @@ import { BrowserLosses } from "./browser-losses.js";
 import { RunAftermath } from "./run-aftermath.js";
 import { loneCall, runLoneCall, type LoneCall } from "./lone-call.js";
 import { Lanes } from "./lanes.js";
+import { globPattern } from "./url-waits.js";
+import { openPage } from "./open-page.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -236,6 +237,8 @@ export class WorkerSession {
         return this.pages.use(m.pageId);
       case "frames":
         return this.dispatch.frames(m);
+      case "urlPattern":
+        return globPattern(m.glob);
       case "listen":
         return this.events.listen(run.token, String(m.pageId), String(m.event), m.on === true);
       case "scope":
@@ -270,15 +273,12 @@ export class WorkerSession {
     switch (m.op) {
       case "call":
         return this.call(run, m);
+      case "urlWait":
+        return this.dispatch.urlWait(m, this.remaining(run));
       case "scope":
         return this.callScope(run, m, "async");
-      case "openPage": {
-        const url = typeof m.url === "string" && m.url !== "" ? m.url : undefined;
-        if (url !== undefined) await run.blocked.guardCall(async () => assertNavigable(url));
-        const id = await this.pages.open();
-        if (url !== undefined) await run.blocked.guardCall(() => gotoSettled(this.pages.get(id), url, this.remaining(run)));
-        return this.pages.use(id);
-      }
+      case "openPage":
+        return openPage(this.pages, m.url, (action) => run.blocked.guardCall(action), () => this.remaining(run));
       case "closePage": {
         const id = m.pageId === undefined || m.pageId === null ? this.pages.active() : String(m.pageId);
         await this.pages.get(id).close();
