@@ -15,6 +15,8 @@ const MAX_CHAIN_STEPS = 32;
 /** Page and frame methods that navigate: a failure waits for its error page (failed-navigation.ts). */
 const NAVIGATIONS = new Set(["goto", "reload", "goBack", "goForward"]);
 const NAVIGABLE = /^(https?:|about:blank$|data:|blob:)/i;
+/** Methods whose arguments Playwright only serialises into the page, where a RegExp among them is matched (decodeArg). */
+const PAGE_SIDE_ARGS = new Set(["evaluate", "$eval", "$$eval", "evaluateAll", "waitForFunction", "dispatchEvent"]);
 
 export function assertNavigable(url: unknown): void {
   if (typeof url !== "string" || !NAVIGABLE.test(url.trim())) {
@@ -59,7 +61,7 @@ export class FacadeDispatch {
     if (target === "keyboard") receiver = page.keyboard;
     if (target === "mouse") receiver = page.mouse;
     if (target === "locator") receiver = this.chain(String(m.pageId), m.frameId, m.steps, "locator");
-    let args = clampTimeouts(this.decode(m.pageId, m.args), remainingMs);
+    let args = clampTimeouts(this.decode(m.pageId, m.args, PAGE_SIDE_ARGS.has(method)), remainingMs);
     // Inside the guard, so that a refused scheme keeps its BLOCKED_URL code when the snippet lets it through.
     if (method === "goto") await guard(async () => assertNavigable(args[0]));
     args = this.checkFileArgs(target, method, args);
@@ -101,7 +103,7 @@ export class FacadeDispatch {
     return urlWait(page, frame, m, remainingMs);
   }
 
-  /** `patterns`: a locator builder's arguments may hold a RegExp (see decodeArg). */
+  /** `patterns`: the arguments may hold a RegExp, matched in the page (see decodeArg). */
   private decode(pageId: unknown, args: unknown, patterns = false): unknown[] {
     return decodeArgs(args, (descriptor) => {
       const d = (descriptor ?? {}) as { pageId?: unknown; frameId?: unknown; steps?: unknown };

@@ -34,6 +34,11 @@ function refusal(limit: keyof LaneLimits, what: string, value: number): BwError 
   return new BwError("LIMIT_EXCEEDED", `${what}, past its limit of ${value} (${limit}); raise ${raiseHint(limit)}`, { details: { limit, value } });
 }
 
+/** The refusal of a call whose arguments are past maxCallArgBytes (the realm's context makes it from this message too). */
+export function argsRefusal(limits: LaneLimits): BwError {
+  return refusal("maxCallArgBytes", "the page call's arguments are too large to send to the browser", limits.maxCallArgBytes);
+}
+
 /** The refusal for a result past maxCallResultBytes, or undefined when it fits. */
 export function resultRefusal(limits: LaneLimits, result: unknown): BwError | undefined {
   const size = wireSize(result, limits.maxCallResultBytes);
@@ -53,7 +58,7 @@ export class LaneBudget {
       throw refusal("maxSessionCallsInFlight", "the session has too many page calls in flight", maxSessionCallsInFlight);
     }
     const size = wireSize(message, maxCallArgBytes);
-    if (size > maxCallArgBytes) throw refusal("maxCallArgBytes", "the page call's arguments are too large to send to the browser", maxCallArgBytes);
+    if (size > maxCallArgBytes) throw argsRefusal(this.limits);
     if (this.bytes + size > maxSessionBytesInFlight) {
       throw refusal("maxSessionBytesInFlight", "the session's page calls in flight hold too many bytes of arguments", maxSessionBytesInFlight);
     }

@@ -8,7 +8,7 @@
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { isOwnRealmError } from "../../../shared/error-text.js";
 import { BwError } from "../../../shared/errors.js";
-import { LaneBudget } from "../lane-budget.js";
+import { argsRefusal, LaneBudget } from "../lane-budget.js";
 import { RunTimers } from "../run-timers.js";
 import { SnippetContext, toErrorReply } from "../sandbox/context.js";
 import type { FromRealm, RealmInit, Reply, SandboxMessage, SyncAnswer, ToRealm } from "./realm-messages.js";
@@ -115,7 +115,7 @@ function startRealm(init: RealmInit): void {
         post({ t: "async", id, m });
       });
     },
-  }, { scope: init.scope, consoleCap: init.consoleCap });
+  }, { scope: init.scope, consoleCap: init.consoleCap, argsCap: { max: init.limits.maxCallArgBytes, message: argsRefusal(init.limits).message } });
 
   function start(token: string, code: string, filename: string, activePage: string | null, argsJson: string | undefined): void {
     active = activePage;

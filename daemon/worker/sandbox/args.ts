@@ -13,9 +13,10 @@ function refuseLocator(): never {
 }
 
 /**
- * `patterns`: whether a RegExp may be rebuilt here. Only locator builders take one (getByText(/re/), filter({ hasText })),
- * and Playwright turns it into selector text matched in the page; a RegExp anywhere else would be matched on this
- * thread, where one that backtracks for ever holds every session's calls (url-waits.ts matches URLs in the realm).
+ * `patterns`: whether a RegExp may be rebuilt here: for locator builders (getByText(/re/), filter({ hasText })), which
+ * Playwright turns into selector text, and for evaluate's arguments, which it serialises; both are matched in the
+ * page. Anywhere else one could be matched on this thread, where a pattern that backtracks for ever holds every
+ * session's calls (url-waits.ts matches URLs in the realm).
  */
 export function decodeArg(value: unknown, resolveLocator: LocatorResolver = refuseLocator, patterns = false): unknown {
   if (value === null || typeof value !== "object") return value;
@@ -31,7 +32,7 @@ export function decodeArg(value: unknown, resolveLocator: LocatorResolver = refu
   }
   if (record.__bwUndefined === true) return undefined;
   if (Array.isArray(record.__bwRegExp)) {
-    if (!patterns) throw new BwError("INVALID_ARGUMENT", "a RegExp is taken only by locators (getByText, getByRole's name, filter), page.waitForURL and page.frame({ url })");
+    if (!patterns) throw new BwError("INVALID_ARGUMENT", "a RegExp is taken only by locators (getByText, getByRole's name, filter), evaluate's arguments, page.waitForURL and page.frame({ url })");
     const [source, flags] = record.__bwRegExp as unknown[];
     return new RegExp(String(source), String(flags));
   }

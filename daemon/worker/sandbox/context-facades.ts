@@ -20,6 +20,8 @@ export interface FacadeKit {
   callSync(message: object): any;
   callAsync(message: object): Promise<any>;
   makeError(name: string, message: string): Error;
+  /** One page call's arguments at most (maxCallArgBytes), refused here before they are copied again. */
+  argsCap?: { max: number; error(): Error };
   /** The context's URL (context-builtins.ts), as it was before any snippet ran: what a waitForURL predicate gets. */
   URLCtor: new (url: string) => object;
 }
@@ -36,7 +38,7 @@ export interface RunFacades {
 
 export function contextFacades(kit: FacadeKit): { forRun(token: string, events: RunEventHooks): RunFacades } {
   "use strict";
-  const { P, V, spec, callSync, callAsync, makeError, URLCtor } = kit;
+  const { P, V, spec, callSync, callAsync, makeError, URLCtor, argsCap } = kit;
   const { ObjectFreeze: freeze, ObjectCreate: create, JSONStringify: stringify, String: toStr, MapCtor, MapPrototypeGet, MapPrototypeSet } = P;
   const { StringPrototypeSlice: slice, ArrayPrototypePush: push, ArrayPrototypeIndexOf: indexOf, ArrayPrototypeJoin: join } = P;
   const { WeakMapCtor, WeakMapPrototypeGet: wmGet, WeakMapPrototypeSet: wmSet } = P;
@@ -84,7 +86,7 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
   function withStep(steps: Step[], m: string, args: unknown[]): Step[] {
     const out: Step[] = record([]);
     for (let i = 0; i < steps.length; i++) push(out, steps[i]);
-    push(out, record({ m, a: encodeArgs(args) }));
+    push(out, record({ m, a: encodeArgs(args, argsCap) }));
     return out;
   }
 
@@ -95,10 +97,11 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
     m.op = op;
     m.token = run.token;
     m.method = method;
-    m.args = encodeArgs(args);
+    m.args = encodeArgs(args, argsCap);
     return m;
   }
-  const call = (o: Owner, method: string, args: unknown[]) => callAsync(message(o.run, o.fields, "call", method, args));
+  // Async, so that a refusal while encoding (argsCap) rejects the call's promise like any other.
+  const call = async (o: Owner, method: string, args: unknown[]) => callAsync(message(o.run, o.fields, "call", method, args));
   const callNow = (o: Owner, method: string, args: unknown[]) => callSync(message(o.run, o.fields, "callSync", method, args));
   function frames(run: Run, pageId: string, which: string, extra?: { frameId?: string; selector?: unknown }): any {
     const m = record({ op: "frames", token: run.token, pageId, which }) as Record<string, unknown>;
