@@ -70,7 +70,7 @@ describe("Lanes", () => {
     expect(started.at(-1)).toBe("shot2");
     shots[1]!.open();
     for (const w of waits) w.open();
-    expect(callKind({ op: "urlAfter" })).toBe("waits");
+    expect([callKind({ op: "urlWait" }), callKind({ op: "dialog" }), callKind({ op: "call", method: "title" })]).toEqual(["waits", "waits", "call"]);
   });
 
   it("refuses a result past maxCallResultBytes, and a call past the caps before it runs", async () => {
