@@ -19,6 +19,7 @@ import { scale } from "./scenarios/scale.js";
 import { warmCli } from "./scenarios/startup.js";
 import { remoteBrowsers } from "./scenarios/remote.js";
 import { peersSideBySide } from "./peers/side-by-side.js";
+import { formatAims, judge, mark, type Verdict } from "./aims.js";
 import { printTable } from "./stats.js";
 
 const quick = process.argv.includes("--quick");
@@ -47,6 +48,7 @@ const FULL_ONLY = new Set(["remote browsers", "scale: sessions in one daemon", "
 
 const ctx = await createContext(quick);
 const results: Record<string, unknown> = {};
+const verdicts: Verdict[] = [];
 process.stdout.write(`# betterwright benchmarks (${quick ? "quick" : "full"})\n\n${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, browser ${ctx.browser}\n`);
 try {
   for (const [title, scenario] of scenarios) {
@@ -57,19 +59,23 @@ try {
     const rows = await scenario(ctx);
     process.stderr.write(`  ${title}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     results[title] = rows;
-    printTable(title, rows);
+    const judged = rows.map((row) => judge(title, row));
+    verdicts.push(...judged.filter((v): v is Verdict => v !== undefined));
+    printTable(title, rows, (row) => (row.aim === undefined ? "" : mark(judged[rows.indexOf(row)]?.met)));
   }
   if (peers) {
     process.stderr.write("running: peers, side by side\n");
     const side = await peersSideBySide(ctx);
     results.peers = side;
     process.stdout.write(`\n## Peers, side by side\n\n${side.date}, browser ${side.browser}; (n×) is how many times the row's best\n\n${side.table}`);
+    verdicts.push(...side.verdicts);
   }
+  if (verdicts.length) process.stdout.write(`\n## Aims\n\n${formatAims(verdicts)}`);
 } finally {
   await ctx.cleanup();
 }
 const dir = path.join(ctx.root, "..", "bench", "results");
 mkdirSync(dir, { recursive: true });
 const file = path.join(dir, `bench-${quick ? "quick" : "full"}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-writeFileSync(file, `${JSON.stringify({ quick, node: process.versions.node, browser: ctx.browser, results }, null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify({ quick, node: process.versions.node, browser: ctx.browser, results, aims: verdicts }, null, 2)}\n`);
 process.stdout.write(`\nJSON: ${file}\n`);

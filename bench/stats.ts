@@ -62,9 +62,9 @@ export function compare(name: string, sample: Sample, baselineName: string, base
   return { name, sample, baseline: baselineName, ratio: round(sample.medianMs / baseline.medianMs), ...(aim ? { aim } : {}) };
 }
 
-export function printTable(title: string, rows: Row[]): void {
-  process.stdout.write(`\n## ${title}\n\n| measurement | median ms | min | max | n | vs | ratio | aim |\n|---|---|---|---|---|---|---|---|\n`);
+export function printTable(title: string, rows: Row[], markOf: (row: Row) => string): void {
+  process.stdout.write(`\n## ${title}\n\n| measurement | median ms | min | max | n | vs | ratio | aim | met |\n|---|---|---|---|---|---|---|---|---|\n`);
   for (const r of rows) {
-    process.stdout.write(`| ${r.name} | ${r.sample.medianMs} | ${r.sample.minMs} | ${r.sample.maxMs} | ${r.sample.n} | ${r.baseline ?? ""} | ${r.ratio ?? ""} | ${r.aim ?? ""} |\n`);
+    process.stdout.write(`| ${r.name} | ${r.sample.medianMs} | ${r.sample.minMs} | ${r.sample.maxMs} | ${r.sample.n} | ${r.baseline ?? ""} | ${r.ratio ?? ""} | ${r.aim ?? ""} | ${markOf(r)} |\n`);
   }
 }

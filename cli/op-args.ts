@@ -3,15 +3,17 @@
 // `betterwright <verb> …` become the operation's arguments. Pure, and light
 // enough for the warm path (no yargs here).
 import { BwError } from "../shared/errors.js";
-import { flagName, isRef, operationUsage, type ArgSpec, type OperationSpec, type Target } from "../shared/operations/index.js";
+import { checkOperation, flagName, isRef, operationUsage, type ArgSpec, type OperationSpec, type Target } from "../shared/operations/index.js";
 import type { OptionSpec } from "./options.js";
 import { parseJsonFlag } from "./json-flag.js";
+import { SESSION_CREATE_OPTIONS } from "./session-options.js";
 
 /** Flags every verb takes besides its arguments. */
 export const VERB_OPTIONS: readonly OptionSpec[] = [
   { name: "session", alias: "s", type: "string", describe: "Session name (env BETTERWRIGHT_SESSION, default 'default')" },
   { name: "timeout", type: "number", describe: "Budget in seconds, queue wait included (env BETTERWRIGHT_TIMEOUT_SECONDS, default 30)" },
   { name: "args", type: "string", describe: "The operation's arguments as a JSON object (flags and words override its fields)" },
+  ...SESSION_CREATE_OPTIONS,
 ];
 
 /** A target as flags: a semantic locator, a Playwright selector or a point; a ref is a word (e12). */
@@ -24,8 +26,8 @@ const LOCATOR_OPTIONS: readonly (OptionSpec & { field: string })[] = [
   { name: "placeholder", field: "placeholder", type: "string", describe: "Target: the field with this placeholder" },
   { name: "test-id", field: "testId", type: "string", describe: "Target: the element with this data-testid" },
   { name: "selector", field: "selector", type: "string", describe: "Target: a Playwright selector (css=…, xpath=…, #id)" },
-  { name: "x", field: "x", type: "number", describe: "Target: a point, CSS pixels from the viewport's left (with --y)" },
-  { name: "y", field: "y", type: "number", describe: "Target: a point, CSS pixels from the viewport's top (with --x)" },
+  { name: "x", field: "x", type: "number", describe: "Target: a point, CSS pixels from the viewport's left (with -y)" },
+  { name: "y", field: "y", type: "number", describe: "Target: a point, CSS pixels from the viewport's top (with -x)" },
 ];
 
 function hasTarget(spec: OperationSpec): boolean {
@@ -59,6 +61,25 @@ function bad(path: string, message: string): never {
   throw new BwError("INVALID_ARGUMENT", `${path}: ${message}`);
 }
 
+/** An argument as the CLI user typed it: a word (`URL`, `TARGET`) or a flag (`--max-chars`). */
+export function argLabel(arg: ArgSpec): string {
+  const word = flagName(arg.name);
+  return arg.positional ? word.toUpperCase() : `--${word}`;
+}
+
+/** The path an operation's check puts first (`args.maxChars`, `args.target.role`, `args`). */
+const LEADING_PATH = /^args(?:\.([A-Za-z]+))?((?:\.[A-Za-z]+|\[\d+\])*)(?=:)/;
+/** A cross-argument rule's list of argument names ("give one of target, fullPage"). */
+const NAME_LIST = /\b(give one of|not) ([A-Za-z]+(?:(?:, | and )(?!not\b)[A-Za-z]+)*)/g;
+
+/** An operation's INVALID_ARGUMENT message (written for JSON callers) in the words of its CLI verb. */
+export function inCliWords(spec: OperationSpec, message: string): string {
+  const labels = new Map(spec.args.map((a) => [a.name, argLabel(a)]));
+  return message
+    .replace(LEADING_PATH, (_all, name: string | undefined, rest: string) => (name ? `${labels.get(name) ?? name}${rest}` : spec.name))
+    .replace(NAME_LIST, (_all, lead: string, list: string) => `${lead} ${list.replace(/[A-Za-z]+/g, (w) => labels.get(w) ?? w)}`);
+}
+
 function targetFromFlags(spec: OperationSpec, flags: Record<string, unknown>): Target | undefined {
   const given: Record<string, unknown> = {};
   for (const o of locatorOptions(spec)) if (flags[o.name] !== undefined) given[o.field] = flags[o.name];
@@ -85,7 +106,7 @@ function field(text: string, path: string): { target: string; value: string } {
   return { target: ref, value: text.slice(at + 1) };
 }
 
-/** The operation's arguments from `--args` JSON, flags and words; the daemon checks them against the table. */
+/** The operation's arguments from `--args` JSON, flags and words, checked against the table; errors name what was typed. */
 export function opArgsFromCli(spec: OperationSpec, flags: Record<string, unknown>, words: readonly string[]): Record<string, unknown> {
   let args: Record<string, unknown> = {};
   if (typeof flags.args === "string") {
@@ -102,7 +123,7 @@ export function opArgsFromCli(spec: OperationSpec, flags: Record<string, unknown
   if (flagTarget !== undefined) args.target = flagTarget;
   const rest = [...words];
   for (const arg of spec.args.filter((a) => a.positional)) {
-    const path = `args.${arg.name}`;
+    const path = argLabel(arg);
     if (rest.length === 0) break;
     if (arg.type.kind === "target") {
       // A target from flags takes no word; an optional one takes a word only when it is a ref.
@@ -113,6 +134,12 @@ export function opArgsFromCli(spec: OperationSpec, flags: Record<string, unknown
     else if (arg.type.kind === "fields") args[arg.name] = rest.splice(0).map((w, i) => field(w, `${path}[${i}]`));
     else args[arg.name] = word(arg, rest.shift()!, path);
   }
-  if (rest.length > 0) bad("words", `${spec.name} takes ${operationUsage(spec)}; ${JSON.stringify(rest[0]!.slice(0, 40))} is one word too many`);
+  if (rest.length > 0) bad(spec.name, `it takes ${operationUsage(spec)}; ${JSON.stringify(rest[0]!.slice(0, 40))} is one word too many`);
+  try {
+    checkOperation(spec.name, args);
+  } catch (error) {
+    if (error instanceof BwError) throw new BwError(error.code, inCliWords(spec, error.message));
+    throw error;
+  }
   return args;
 }

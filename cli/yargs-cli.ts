@@ -12,17 +12,24 @@ import { replCommand } from "./commands/repl.js";
 import { sessionCommand } from "./commands/session.js";
 import { serveCommand } from "./commands/serve.js";
 import { sessionsCommand } from "./commands/sessions.js";
+import { skillCommand } from "./commands/skill.js";
 import { setupCommand } from "./commands/setup.js";
 import { stateCommand } from "./commands/state.js";
 import { transcriptCommand } from "./commands/transcript.js";
 import { vaultCommand } from "./commands/vault.js";
 import type { CliContext } from "./context.js";
 import { withGlobalOptions } from "./global-options.js";
-import { EXIT, printJson } from "./output.js";
-import { safeLine } from "../shared/safe-text.js";
+import { reportError } from "./output.js";
+import { usageMessage } from "./usage-errors.js";
+import { BwError } from "../shared/errors.js";
 import { PACKAGE_VERSION } from "../shared/version.js";
 
 class UsageError extends Error {}
+
+interface YargsInternals {
+  getOptions(): { key: Record<string, unknown> };
+  getInternalMethods(): { getContext(): { commands: string[] }; getCommandInstance(): { getCommands(): string[] } };
+}
 
 export async function runYargs(ctx: CliContext, argv: string[]): Promise<number> {
   const wantsJson = argv.includes("--json");
@@ -46,7 +53,8 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     .command(stateCommand(ctx))
     .command(serveCommand(ctx))
     .command(mcpCommand(ctx))
-    .demandCommand(1, "name a command")
+    .command(skillCommand(ctx))
+    .demandCommand(1, "name a command (betterwright --help lists them)")
     .strict()
     .help()
     .alias("help", "h")
@@ -55,7 +63,16 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     .exitProcess(false)
     .fail((message, error) => {
       // Throwing stops yargs before any handler runs.
-      throw new UsageError(message || error?.message || "usage error");
+      // What yargs knows at this point (the command it was parsing), through methods its typings leave out.
+      const known = parser as unknown as YargsInternals;
+      const internal = known.getInternalMethods();
+      const options = known.getOptions();
+      throw new UsageError(usageMessage(message || error?.message || "usage error", {
+        argv,
+        commandPath: internal.getContext().commands,
+        commands: internal.getCommandInstance().getCommands(),
+        options: Object.keys(options.key),
+      }));
     });
   try {
     await parser.parseAsync();
@@ -64,10 +81,7 @@ export async function runYargs(ctx: CliContext, argv: string[]): Promise<number>
     usageError = error.message;
   }
   await ctx.settled();
-  if (usageError !== undefined) {
-    if (wantsJson) printJson({ ok: false, error: { code: "INVALID_ARGUMENT", message: usageError, retryable: false } });
-    else process.stderr.write(safeLine`betterwright: ${usageError}\nRun 'betterwright --help' for usage.\n`);
-    return EXIT.usage;
-  }
+  // The same voice as every other error: one line on stderr (or JSON with --json), exit 2.
+  if (usageError !== undefined) return reportError(new BwError("INVALID_ARGUMENT", usageError), wantsJson);
   return ctx.exitCode;
 }

@@ -4,7 +4,8 @@ import { spawn } from "node:child_process";
 import { closeSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
-import { remoteUsesTls } from "../shared/remote-config.js";
+import { daemonEnvironment } from "../shared/child-env.js";
+import { headerVariables, remoteUsesTls } from "../shared/remote-config.js";
 import { BwError } from "../shared/errors.js";
 import type { HomeLayout } from "../shared/paths.js";
 import { describeFsError, storageCode } from "../shared/fs-problem.js";
@@ -34,11 +35,12 @@ export async function spawnDaemon(layout: HomeLayout, bootstrap: DaemonBootstrap
     const badPath = ["ENOTDIR", "EEXIST", "ENOENT", "ENAMETOOLONG", "ELOOP"].includes(storageCode(error) ?? "");
     throw new BwError(badPath ? "INVALID_ARGUMENT" : "DAEMON_UNAVAILABLE", `the daemon cannot start: ${describeFsError(error, "write", layout.logPath)}`);
   }
-  // The daemon opens no TLS connection (nor does its worker: Chromium has its own certificate store),
-  // yet Node parses NODE_EXTRA_CA_CERTS at every start: ~30 ms on the path of a first call. A worker
-  // that reaches a wss:// or https remote endpoint does TLS itself, and is handed the bundle on.
-  const { NODE_EXTRA_CA_CERTS: caBundle, ...withoutBundle } = env;
-  const daemonEnv = remoteUsesTls(bootstrap.settings.remote) && caBundle !== undefined ? { ...withoutBundle, NODE_EXTRA_CA_CERTS: caBundle } : withoutBundle;
+  // The daemon starts from an allowlist of the caller's environment (shared/child-env.ts): the caller's
+  // keys and tokens (BETTERWRIGHT_TOKEN of a front door among them) stay in this process. Node parses
+  // NODE_EXTRA_CA_CERTS at every start (~30 ms on a first call's path), so the bundle goes along only
+  // when a remote wss:// or https endpoint makes the worker do TLS itself.
+  const remote = bootstrap.settings.remote;
+  const daemonEnv = daemonEnvironment(env, { tls: remoteUsesTls(remote), headerVariables: headerVariables(remote) });
   const child = spawn(process.execPath, [DAEMON_MAIN], {
     detached: true,
     stdio: ["pipe", "ignore", logFd, "pipe"],

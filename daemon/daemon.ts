@@ -147,8 +147,15 @@ export class Daemon {
     );
     const stateCaps = options.settings.states ?? STATE_DEFAULTS;
     this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });
-    this.sessions = new SessionRegistry(this.layout, this.worker, this.now, (envelope, outcome) => this.artifacts.finishEnvelope(withContainmentWarning(envelope, this.containmentStatus), outcome), this.vault.filterOutput, options.settings.limits ?? LIMIT_DEFAULTS,
-      new SessionContexts(this.states, stateCaps));
+    this.sessions = new SessionRegistry({
+      layout: this.layout,
+      worker: this.worker,
+      now: this.now,
+      finishEnvelope: (envelope, outcome) => this.artifacts.finishEnvelope(withContainmentWarning(envelope, this.containmentStatus), outcome),
+      filterOutput: this.vault.filterOutput,
+      limits: options.settings.limits ?? LIMIT_DEFAULTS,
+      contexts: new SessionContexts(this.states, stateCaps),
+    });
   }
 
   /** The Chromium profile in use: the profile's own, or an ephemeral one when it was locked. */

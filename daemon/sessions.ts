@@ -104,21 +104,41 @@ class DaemonSession {
   }
 }
 
+export interface SessionRegistryOptions {
+  layout: HomeLayout;
+  worker: WorkerSupervisor;
+  now?: () => number;
+  /** Applied to every envelope before it is returned (spill, pins, the containment warning). */
+  finishEnvelope: EnvelopeFinisher;
+  /** The vault's redaction of outcomes and transcript text. */
+  filterOutput: OutputFilter;
+  limits?: LimitSettings;
+  contexts?: SessionContexts;
+}
+
 export class SessionRegistry {
   private readonly sessions = new Map<string, DaemonSession>();
   private readonly runs: RunTable;
 
-  constructor(
-    private readonly layout: HomeLayout,
-    private readonly worker: WorkerSupervisor,
-    private readonly now: () => number = Date.now,
-    private readonly finishEnvelope: EnvelopeFinisher = async (envelope) => envelope,
-    private readonly filterOutput: OutputFilter = (outcome, snippet) => ({ outcome, snippet }),
-    private readonly limits: LimitSettings = LIMIT_DEFAULTS,
-    /** Isolated sessions' contexts and saved states. */
-    private readonly contexts?: SessionContexts,
-  ) {
-    this.runs = new RunTable(now);
+  private readonly layout: HomeLayout;
+  private readonly worker: WorkerSupervisor;
+  private readonly now: () => number;
+  private readonly finishEnvelope: EnvelopeFinisher;
+  private readonly filterOutput: OutputFilter;
+  private readonly limits: LimitSettings;
+  /** Isolated sessions' contexts and saved states. */
+  private readonly contexts: SessionContexts | undefined;
+
+  /** The envelope finisher and the redaction are required: a registry without them would pass on what it must not, fail open. */
+  constructor(options: SessionRegistryOptions) {
+    this.layout = options.layout;
+    this.worker = options.worker;
+    this.now = options.now ?? Date.now;
+    this.finishEnvelope = options.finishEnvelope;
+    this.filterOutput = options.filterOutput;
+    this.limits = options.limits ?? LIMIT_DEFAULTS;
+    this.contexts = options.contexts;
+    this.runs = new RunTable(this.now);
   }
 
   get size(): number {

@@ -127,6 +127,8 @@ export interface ResolvedConfig {
   explicit: Partial<DaemonSettings>;
   /** Only the policy keys a file, the environment or a flag stated (`policy check` applies them over the daemon's). */
   statedPolicy?: Partial<PolicySettings>;
+  /** A flag or the environment named the profile (`close --all` then stops that profile's daemon only). */
+  profileStated?: boolean;
 }
 
 export const DEFAULTS = {
@@ -359,7 +361,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     if (merged[key] !== undefined) Object.assign(statedPolicy, { [key]: merged[key] });
   }
   if (statedPolicy.allowLoopback === false) statedPolicy.allowPrivateNetwork = false;
-  return { settings, explicit, statedPolicy };
+  return { settings, explicit, statedPolicy, profileStated: (flags.profile ?? (env.BETTERWRIGHT_PROFILE || undefined)) !== undefined };
 }
 
 export function daemonSettingsOf(settings: Settings): DaemonSettings {

@@ -196,6 +196,17 @@ export async function fillHeaders(headers: Record<string, string>, env: NodeJS.P
   return out;
 }
 
+/** The environment variables the endpoints' headers name (`{env:NAME}`): the daemon's environment keeps these. */
+export function headerVariables(remote: RemoteSettings | undefined): string[] {
+  const names = new Set<string>();
+  for (const endpoint of remote?.endpoints ?? []) {
+    for (const template of Object.values(endpoint.headers)) {
+      for (const [, kind, ref] of template.matchAll(PLACEHOLDER)) if (kind === "env") names.add(ref!);
+    }
+  }
+  return [...names];
+}
+
 /** Whether the worker opens TLS itself (a wss:// or https endpoint), so Node needs the extra CA bundle it was given. */
 export function remoteUsesTls(remote: RemoteSettings | undefined): boolean {
   return (remote?.endpoints ?? []).some((e) => /^(cdp\+)?(wss|https):/.test(e.url));

@@ -193,10 +193,20 @@ export class RpcPeer<C = void> implements RpcCaller {
   async call<P, R>(decl: MethodDecl<P, R>, params: P, timeoutMs?: number): Promise<R> {
     if (this.closed) throw new BwError("DAEMON_UNAVAILABLE", "connection closed");
     const requester = timeoutMs === undefined ? this.rpc : this.rpc.timeout(timeoutMs);
+    let result: unknown;
     try {
-      return (await requester.request(decl.name, (params ?? {}) as never, undefined)) as R;
+      result = await requester.request(decl.name, (params ?? {}) as never, undefined);
     } catch (error) {
       throw this.closeReason ?? errorFromRpc(error);
+    }
+    if (!decl.checkResult) return result as R;
+    try {
+      return decl.checkResult(result, "result");
+    } catch (error) {
+      // The other side answered outside its declaration: nothing of it is passed on.
+      const problem = error instanceof BwError ? error.message : String(error);
+      this.options.log?.(`${decl.name}: malformed result (${problem})`);
+      throw new BwError("INTERNAL_ERROR", `${decl.name} returned a malformed result: ${problem}`);
     }
   }
 

@@ -42,3 +42,11 @@ export function safeLine(strings: TemplateStringsArray, ...values: unknown[]): s
   for (let i = 0; i < values.length; i++) out += escapeControls(String(values[i])) + strings[i + 1]!;
   return out;
 }
+
+// eslint-disable-next-line no-control-regex
+const ANSI_COLOURS = /\u001b\[[0-9;]*m/g;
+
+/** `text` without the ANSI colour codes Playwright puts in its call logs (they are noise anywhere but its own terminal). */
+export function withoutColours(text: string): string {
+  return text.replace(ANSI_COLOURS, "");
+}

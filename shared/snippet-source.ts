@@ -36,6 +36,29 @@ export function snippetSources(code: string): string[] {
   return mayBeExpression(code) ? [expressionSource(code), bodySource(code)] : [bodySource(code)];
 }
 
+/** Where a line ends for V8: a snippet's line numbers count the same breaks. */
+const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/;
+
+/**
+ * A parse error of a wrapped snippet, told in the snippet as typed: V8 names
+ * the wrapper's line (`file:N`; the snippet starts on line 2) and underlines
+ * the column with a caret. An error past the snippet's end blames the
+ * wrapper's own `}` or the end of input, text the user never wrote: it is an
+ * unfinished (or over-closed) snippet, and said so.
+ */
+export function describeSyntaxError(error: unknown, code: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const stack = error instanceof Error && typeof error.stack === "string" ? error.stack : "";
+  const where = /^[^\n]*:(\d+)\n[^\n]*\n( *)(\^?)/.exec(stack);
+  if (!where) return message;
+  const lines = code.split(LINE_BREAK);
+  const line = Number(where[1]) - 1;
+  if (line >= 1 && line <= lines.length) return where[3] ? `${message} at line ${line}, column ${where[2]!.length + 1}` : `${message} at line ${line}`;
+  const end = `at the end of line ${lines.length}`;
+  if (/end of input/i.test(message)) return `the snippet ends before it is complete (an unclosed brace, string, template or comment?) ${end}`;
+  return `the snippet's brackets do not match (an unclosed or extra parenthesis, bracket or brace?) ${end}`;
+}
+
 /** The parse error of the body form, or undefined when the snippet parses. Compiles, never runs. */
 export function snippetSyntaxError(code: string): string | undefined {
   let last: unknown;
@@ -47,5 +70,5 @@ export function snippetSyntaxError(code: string): string | undefined {
       last = error;
     }
   }
-  return last instanceof Error ? last.message : String(last);
+  return describeSyntaxError(last, code);
 }

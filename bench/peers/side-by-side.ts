@@ -10,7 +10,9 @@ import { firstLine, installPeer } from "./install.js";
 import { coldFirstCall, heavyNavigation, memory, parallelSessions, settle, warmTitle, type Pages } from "./measure.js";
 import { processesUnder, reap, treeOf } from "./reap.js";
 import { runCli } from "./run-cli.js";
+import { peerVerdicts } from "./peer-aims.js";
 import { formatPeersTable, type Column, type PeerRow } from "./table.js";
+import type { Verdict } from "../aims.js";
 import { agentBrowser, agentBrowserBinary, betterwright, playwrightCli, type Tool, type ToolSetup } from "./tools.js";
 
 export interface PeersResult {
@@ -19,6 +21,8 @@ export interface PeersResult {
   columns: Column[];
   rows: PeerRow[];
   table: string;
+  /** The aims set against a peer, judged from this run's rows. */
+  verdicts: Verdict[];
 }
 
 const log = (line: string) => process.stderr.write(`peers: ${line}\n`);
@@ -105,5 +109,6 @@ export async function peersSideBySide(ctx: BenchContext): Promise<PeersResult> {
     rmSync(dir, { recursive: true, force: true });
   }
   const table = formatPeersTable(columns, rows);
-  return { date: new Date().toISOString().slice(0, 10), browser: ctx.browser, columns, rows, table };
+  const verdicts = peerVerdicts(rows, columns[0]!.name);
+  return { date: new Date().toISOString().slice(0, 10), browser: ctx.browser, columns, rows, table, verdicts };
 }

@@ -43,7 +43,7 @@ export async function libraryCall(ctx: BenchContext): Promise<Row[]> {
   await browser.close();
   return [
     { name: "raw Playwright page.title()", sample: raw },
-    compare("bw.run('return page.title()')", viaDaemon, "raw page.title()", raw, "≤ 2×"),
+    compare("bw.run('return page.title()')", viaDaemon, "raw page.title()", raw, "≤ 1.5×"),
     compare(`bw.run('${withCode}'), through its realm`, viaRealm, "raw page.title()", raw),
   ];
 }

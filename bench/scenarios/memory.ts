@@ -58,7 +58,7 @@ export async function memory(ctx: BenchContext): Promise<Row[]> {
     for (const [n, total] of pss) {
       if (n === 1 || one === undefined) continue;
       const each = round((total - one) / (n - 1));
-      rows.push({ name: `each session added, ${what} (1 → ${n}): ${each} MB`, sample: summarize([each]), aim: "≤ 20 MB", note: "values are MB, not ms" });
+      rows.push({ name: `each session added, ${what} (1 → ${n}): ${each} MB`, sample: summarize([each]), aim: "≤ 15 MB", note: "values are MB, not ms" });
     }
   };
   perAdded(alive, "page + realm + state");

@@ -32,6 +32,9 @@ export const MCP_OPTIONS: readonly OptionSpec[] = [
   { name: "print-config", type: "boolean", describe: "Print the JSON an MCP host needs to start this server, and exit" },
 ];
 
+export const STDIO_HINT =
+  "betterwright mcp speaks MCP (JSON-RPC) on stdin and stdout, for an agent host to start; `betterwright mcp --print-config` prints the JSON for the host's configuration (or use --http HOST:PORT). Ctrl-C stops it.";
+
 /** The words after `betterwright` that start this server again: the profile and home chosen, the flags given. */
 function serverArgs(args: McpArgs, profile: string, home: string): string[] {
   const words = ["mcp"];
@@ -72,8 +75,10 @@ export function mcpCommand(ctx: CliContext) {
         });
         return 0;
       }
-      const bw = BetterWright.fromConfig(config, ctx.env);
       const log = (line: string) => void process.stderr.write(`${line}\n`);
+      // Started by hand, it would otherwise wait in silence for JSON-RPC on stdin.
+      if (args.http === undefined && process.stdin.isTTY === true) log(STDIO_HINT);
+      const bw = BetterWright.fromConfig(config, ctx.env);
       try {
         const served = await startMcp({
           bw,

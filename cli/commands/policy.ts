@@ -23,7 +23,9 @@ interface PolicyCheckArgs extends GlobalArgs {
 function withoutStatedPolicy(config: ResolvedConfig): ResolvedConfig {
   const explicit = { ...config.explicit };
   delete explicit.policy;
-  return { ...config, explicit };
+  const { statedPolicy: _stated, ...rest } = config;
+  void _stated;
+  return { ...rest, explicit };
 }
 
 function describePolicy(policy: PolicyCheckResult["policy"]): string {
@@ -59,7 +61,7 @@ function checkCommand(ctx: CliContext) {
         .example("$0 policy check https://intranet.lan --block-private-network --resolve", "A dry run of a hardened policy"),
     handler: (args: PolicyCheckArgs) => ctx.run(async () => {
       const config = ctx.config(args);
-      const base = ctx.config({ ...args, "block-private-network": undefined, "block-loopback": undefined, "allow-host": undefined, "block-host": undefined });
+      const base = ctx.config({ ...args, policy: undefined, "block-private-network": undefined, "block-loopback": undefined, "allow-host": undefined, "block-host": undefined });
       const bw = BetterWright.fromConfig(withoutStatedPolicy(base), ctx.env);
       try {
         const result = await bw.checkUrl(args.url, {

@@ -3,7 +3,8 @@
 // framework loads only when the server starts (client/http/hono-kit.ts): no
 // other command pays for it.
 import type { Argv } from "yargs";
-import { DEFAULT_LISTEN, parseListen } from "../../client/http/listen.js";
+import { parseListen } from "../../client/front-door/listener.js";
+import { DEFAULT_LISTEN, SERVE_LISTEN } from "../../client/http/listen.js";
 import { startServe } from "../../client/http/serve.js";
 import { resolveServeSettings, SERVE_SOURCES } from "../../shared/serve-config.js";
 import type { CliContext } from "../context.js";
@@ -41,7 +42,7 @@ export function serveCommand(ctx: CliContext) {
       const flags: Record<string, unknown> = {};
       for (const { flag } of Object.values(SERVE_SOURCES)) if (args[flag] !== undefined) flags[flag] = args[flag];
       const serve = resolveServeSettings({ flags, env: ctx.env });
-      const listen = parseListen(args.listen ?? DEFAULT_LISTEN);
+      const listen = parseListen(args.listen ?? DEFAULT_LISTEN, SERVE_LISTEN);
       const log = (line: string) => void process.stderr.write(`${line}\n`);
       const running = await startServe({ config, env: ctx.env, serve, listen, allowRemote: args["allow-remote"] === true, log });
       log(`serve: listening on ${running.url} (profile ${config.settings.profile}, policy ${running.policy}); live view at ${running.url}/`);

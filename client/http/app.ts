@@ -9,7 +9,7 @@ import type { HonoKit } from "./hono-kit.js";
 import { apiRoutes, type ApiDeps } from "./api-routes.js";
 import { errorResponse, HttpRefusal } from "./http-errors.js";
 import type { LiveView } from "./live-view.js";
-import { bearerOf, sameToken } from "./token.js";
+import { checkBearer, checkHeaders } from "../front-door/listener.js";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -36,11 +36,8 @@ function refuse(c: Context, error: BwError) {
 export function createApp(kit: HonoKit, deps: AppDeps): Hono {
   const app = new kit.Hono();
   app.use(async (c, next) => {
-    const hosts = deps.hosts();
-    const host = c.req.header("host")?.toLowerCase();
-    if (hosts !== undefined && (host === undefined || !hosts.has(host))) {
-      return refuse(c, new HttpRefusal(403, "UNAUTHORIZED", "the Host header does not name this server"));
-    }
+    const refusal = checkHeaders({ host: c.req.header("host"), origin: c.req.header("origin") }, deps.hosts(), { origin: false });
+    if (refusal) return refuse(c, new HttpRefusal(403, "UNAUTHORIZED", refusal.reason));
     await next();
   });
   app.use(kit.bodyLimit({
@@ -50,10 +47,10 @@ export function createApp(kit: HonoKit, deps: AppDeps): Hono {
   app.use(async (c, next) => {
     const { method, path } = c.req;
     if (isPublic(method, path)) return next();
-    const given = bearerOf(c.req.header("authorization"));
-    if (given === undefined || !sameToken(given, deps.token)) {
+    const unauthorized = checkBearer(c.req.header("authorization"), deps.token);
+    if (unauthorized) {
       c.header("www-authenticate", "Bearer");
-      return refuse(c, new BwError("UNAUTHORIZED", "a bearer token is required: Authorization: Bearer <token>"));
+      return refuse(c, new BwError("UNAUTHORIZED", unauthorized.reason));
     }
     if (method !== "GET" && method !== "HEAD" && hasBody(c) && !/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) {
       return refuse(c, new HttpRefusal(415, "INVALID_ARGUMENT", "request bodies must be JSON, sent with Content-Type: application/json"));

@@ -110,7 +110,7 @@ export const LIVE_SCRIPT = `"use strict";
       c.root.classList.toggle("handoff", s.handoff);
       c.title.textContent = s.name + (s.served ? " (HTTP)" : "") + (s.inFlight ? " — running" : "");
       c.meta.textContent = (s.title ? s.title + " — " : "") + (s.url || "no page yet");
-      c.list.replaceChildren(...s.transcript.map((t) => el("li", t.ok ? "" : "fail", "#" + t.seq + " " + t.what + (t.error ? " → " + t.error : ""))));
+      c.list.replaceChildren(...s.transcript.map((t) => el("li", t.ok ? "" : "fail", "#" + t.seq + " " + t.what + (t.url ? " · " + t.url : "") + (t.ok ? " · ok" : " → " + (t.error || "failed")))));
       shot(c, s.name, open === s.name && s.served);
     }
     for (const [name, c] of cards) if (!seen.has(name)) { c.root.remove(); cards.delete(name); }

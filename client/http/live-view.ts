@@ -114,7 +114,8 @@ export class LiveView {
         isolated: s.isolated,
         idleMs: s.idleMs,
         inFlight: s.inFlight,
-        transcript: tail.map((e) => ({ seq: e.seq, at: e.at, what: clip(e.op ?? e.snippet), ok: e.ok, error: e.error?.code ?? null })),
+        // What ran (an operation with its arguments), on which page, and how it ended: `#34 read {} · http://… · ok`.
+        transcript: tail.map((e) => ({ seq: e.seq, at: e.at, what: clip(e.snippet), url: clip(e.pages[0] ?? ""), ok: e.ok, error: e.error?.code ?? null })),
       };
     });
     return { profile: this.deps.profile, policy: this.deps.policy(), sessions };

@@ -5,9 +5,11 @@
 // its real byte count is within the cap and its first bytes are `%PDF-`; at
 // most maxDownloads per session. Everything refused is recorded as a failure
 // (the latest MAX_FAILURES kept), and both checks run again before serving.
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { DownloadOutcome } from "../../shared/envelope.js";
 import { BwError } from "../../shared/errors.js";
+import { DOWNLOAD_ID } from "../../shared/protocol/index.js";
 import { ensurePrivateDir, writeFileAtomic } from "../../shared/secure-fs.js";
 import { readBounded, readInside, type BoundedRead } from "../front-door/artifact-files.js";
 import type { FailureRecord, PdfRecord, RecordStore, SessionRecord } from "./records.js";
@@ -39,6 +41,12 @@ export class PdfIntake {
   take(record: SessionRecord, outcomes: readonly DownloadOutcome[]): boolean {
     let changed = false;
     for (const outcome of outcomes) {
+      // The id names the kept file: one the worker did not make (randomUUID) is never joined into a path.
+      if (!DOWNLOAD_ID.test(outcome.id)) {
+        record.failures.push(this.failure({ ...outcome, id: randomUUID() }, "DOWNLOAD_FAILED", "the browser side reported a download with a malformed id; it was not kept"));
+        changed = true;
+        continue;
+      }
       if (record.seen.includes(outcome.id)) continue;
       record.seen.push(outcome.id);
       changed = true;

@@ -17,7 +17,8 @@ import { layoutFor } from "../../shared/paths.js";
 import { policyPreset, postureName } from "../../shared/network-policy/index.js";
 import { ensurePrivateDir, writeFileAtomic } from "../../shared/secure-fs.js";
 import { createApp } from "./app.js";
-import { checkListen, loopbackHosts, type ListenAddress } from "./listen.js";
+import { answeredHosts, checkListen, type ListenAddress } from "../front-door/listener.js";
+import { SERVE_LISTEN } from "./listen.js";
 import { LiveLogins } from "./live-login.js";
 import { LiveView } from "./live-view.js";
 import { loadHono } from "./hono-kit.js";
@@ -83,7 +84,7 @@ function assertNotServing(record: string): void {
 }
 
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
-  checkListen(options.listen, options.allowRemote);
+  checkListen(options.listen, options.allowRemote, SERVE_LISTEN);
   const config = serveDaemonSettings(options.config, options.serve);
   const { home, profile } = config.settings;
   assertNotServing(path.join(home, "serve", "profiles", profile, "serve.json"));
@@ -98,9 +99,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     if (options.serve.idleCloseSeconds + TTL_MARGIN_SECONDS > status.settings.sessionTtlSeconds) {
       options.log(`serve: the daemon closes idle sessions after ${status.settings.sessionTtlSeconds} s, before serve's idle close (${options.serve.idleCloseSeconds} s): such sessions close without saving their state`);
     }
-    const policy = postureName(status.settings.policy);
+    const effective = status.settings.policy;
+    // An allowed host lets through more than the public web too (a loopback port, say): not public-web then.
+    const posture = postureName(effective);
+    const policy = posture === "public-web" && effective.allowHosts.length > 0 ? "custom" : posture;
     if (policy !== "public-web") {
-      options.log(`serve: the network policy is ${policy}, not public-web: ${status.settings.policy.allowLoopback ? "loopback, " : ""}${status.settings.policy.allowPrivateNetwork ? "private networks, " : ""}${status.settings.policy.onlyPorts.length === 0 ? "any port" : `ports ${status.settings.policy.onlyPorts.join(", ")}`} reachable`);
+      const also = effective.allowHosts.length > 0 ? `; also allowed: ${effective.allowHosts.join(", ")}` : "";
+      options.log(`serve: the network policy is ${policy}, not public-web: ${effective.allowLoopback ? "loopback, " : ""}${effective.allowPrivateNetwork ? "private networks, " : ""}${effective.onlyPorts.length === 0 ? "any port" : `ports ${effective.onlyPorts.join(", ")}`} reachable${also}`);
     }
     const store = new RecordStore(home, profile);
     const artifactsRoot = layoutFor(home, profile).artifactsRoot;
@@ -121,7 +126,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       server = kit.listen({ fetch: app.fetch, hostname: options.listen.host, port: options.listen.port }, resolve);
       server.once("error", reject);
     });
-    hosts = loopbackHosts(options.listen, info.port);
+    hosts = answeredHosts(options.listen, info.port);
     const shown = options.listen.host.includes(":") ? `[${options.listen.host}]` : options.listen.host;
     const url = `http://${shown}:${info.port}`;
     ensurePrivateDir(home);

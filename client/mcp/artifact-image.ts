@@ -1,7 +1,7 @@
 // Reading a screenshot the daemon reported, to hand it to the client as image
 // content. The path comes from the browser side, which runs model-driven code,
-// so it is trusted only as far as it checks out: inside the session's artifact
-// folder (links resolved), a regular file opened without following a link,
+// so it is trusted only as far as it checks out: directly in the session's
+// artifact folder, reached without following any link (front-door/artifact-files.ts),
 // within the size cap, and a PNG or JPEG by its first bytes.
 import { readInside } from "../front-door/artifact-files.js";
 

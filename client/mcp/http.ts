@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import type { FrontDoor } from "./front-door.js";
-import { allowedHosts, checkBearer, checkHeaders, type ListenAddress, type Refusal } from "./http-guard.js";
+import { answeredHosts, checkBearer, checkHeaders, type ListenAddress, type Refusal } from "../front-door/listener.js";
 import { sendWebResponse, toWebRequest } from "./node-web.js";
 import { createConnectionServer, type ServedConnection } from "./server.js";
 
@@ -33,7 +33,8 @@ function refuse(res: ServerResponse, refusal: Refusal | { status: number; reason
 
 export async function serveHttp(door: FrontDoor, address: ListenAddress, token: string): Promise<HttpServing> {
   const sessions = new Map<string, HttpSession>();
-  let hosts: string[] = [];
+  // Nothing is answered until the server has bound (and so knows its port).
+  let hosts: ReadonlySet<string> | undefined = new Set<string>();
 
   const evictIdlest = async () => {
     const idlest = [...sessions.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
@@ -61,7 +62,7 @@ export async function serveHttp(door: FrontDoor, address: ListenAddress, token: 
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://x");
-    const refusal = checkHeaders({ host: req.headers.host, origin: req.headers.origin }, hosts);
+    const refusal = checkHeaders({ host: req.headers.host, origin: req.headers.origin }, hosts, { origin: true });
     if (refusal) return refuse(res, refusal, "FORBIDDEN");
     const unauthorized = checkBearer(req.headers.authorization, token);
     if (unauthorized) return refuse(res, unauthorized, "UNAUTHORIZED");
@@ -88,7 +89,7 @@ export async function serveHttp(door: FrontDoor, address: ListenAddress, token: 
     server.listen(address.port, address.host, () => resolve());
   });
   const bound = server.address() as AddressInfo;
-  hosts = allowedHosts({ host: address.host, port: bound.port });
+  hosts = answeredHosts(address, bound.port);
   const literal = address.host.includes(":") ? `[${address.host}]` : address.host;
   return {
     url: `http://${literal}:${bound.port}${MCP_PATH}`,

@@ -5,12 +5,15 @@ import type { BetterWright } from "../index.js";
 import { PACKAGE_VERSION } from "../../shared/version.js";
 import type { ConnectionOptions } from "./connection.js";
 import { FrontDoor } from "./front-door.js";
-import { checkListen, parseListen } from "./http-guard.js";
+import { checkListen, parseListen, type ListenFlag } from "../front-door/listener.js";
 import { serveHttp } from "./http.js";
 import { loadSdk } from "./sdk.js";
 import { createConnectionServer } from "./server.js";
 import { resolveToken } from "./token.js";
 import { selectTools } from "./tools.js";
+
+
+const MCP_LISTEN: ListenFlag = { flag: "--http", example: "127.0.0.1:8931", door: "MCP over HTTP" };
 
 export { allTools, selectTools, CORE_TOOLS } from "./tools.js";
 export { tokenPath } from "./token.js";
@@ -50,8 +53,8 @@ export async function startMcp(options: McpOptions): Promise<{ done: Promise<voi
   });
 
   if (options.http !== undefined) {
-    const address = parseListen(options.http);
-    checkListen(address, options.allowRemote === true);
+    const address = parseListen(options.http, MCP_LISTEN);
+    checkListen(address, options.allowRemote === true, MCP_LISTEN);
     const { token, source } = resolveToken(options.tokenFromEnv, options.home);
     const serving = await serveHttp(door, address, token);
     options.log(`betterwright mcp: serving ${tools.length} tools at ${serving.url} (bearer token from ${source})`);

@@ -51,7 +51,7 @@ export class ArtifactService {
     const sessions: SessionUsage[] = usageBySession(mine);
     if (scope.session !== undefined) {
       const usage = sessions[0] ?? { profile: scope.profile, session: scope.session, bytes: 0, files: 0 };
-      sessions.splice(0, sessions.length, { ...usage, downloads: readDownloadHistory(path.join(this.store.root, scope.profile, scope.session)) });
+      sessions.splice(0, sessions.length, { ...usage, downloads: readDownloadHistory(path.join(this.store.root, scope.profile, scope.session), this.store.root) });
     }
     return {
       root: this.store.root,
@@ -77,8 +77,24 @@ export class ArtifactService {
     return { removed, freedBytes: removed.reduce((n, r) => n + r.bytes, 0), kept };
   }
 
+  /** The files an outcome names that are not directly in its session's folder: a worker reporting them is not believed. */
+  private strayPaths(outcome: WorkerOutcome, session: string): string[] {
+    const named = [...outcome.artifacts.map((a) => a.path), ...(outcome.downloads ?? []).flatMap((d) => (d.path ? [d.path] : []))];
+    const folder = `${this.options.profile}/${session}/`;
+    return named.filter((file) => {
+      const rel = this.store.relative(file);
+      return rel === undefined || !rel.startsWith(folder) || path.join(this.store.root, rel) !== file;
+    });
+  }
+
   /** Applied to every envelope before it leaves: downloads listed, a large result spilled, referenced files pinned. */
   async finishEnvelope(envelope: Envelope, outcome: WorkerOutcome): Promise<Envelope> {
+    const stray = this.strayPaths(outcome, envelope.session);
+    if (stray.length > 0) {
+      this.options.log(`session ${envelope.session}: the worker named files outside the session's artifact folder; its outcome was refused`);
+      const { result: _dropped, downloads: _also, ...rest } = envelope;
+      return { ...rest, ok: false, artifacts: [], error: { code: "INTERNAL_ERROR", message: `the browser side named ${stray.length} file(s) outside the session's artifact folder; its answer was refused`, retryable: false } };
+    }
     const out: Envelope = { ...envelope };
     if (outcome.downloads?.length) out.downloads = outcome.downloads;
     const json = out.ok ? spillText(out.result) : undefined;

@@ -1,10 +1,14 @@
 // The file-system shell around quota-core: scans `artifacts/<profile>/<session>/`,
 // keeps the shared ledger (reservations and pins) in `artifacts/.quota-ledger.json`,
-// and applies plans (evictions) under the cross-process store lock. Files
-// whose names start with a dot are metadata: never counted, never evicted.
+// and applies plans (evictions) under the cross-process store lock. Every
+// regular file of a session's folder counts, dot-files included (the worker
+// writes these folders). Below the root nothing is read, written or removed
+// through a link (shared/below-root.ts): a session folder the worker swapped
+// for one is skipped, never followed.
 import { randomBytes } from "node:crypto";
-import { lstatSync, readdirSync, rmSync } from "node:fs";
+import { closeSync, lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { openDirBelow, pathInOpenDir, sizeBelow, unlinkBelow, writeBelow } from "../../shared/below-root.js";
 import { BwError } from "../../shared/errors.js";
 import { nameProblem } from "../../shared/names.js";
 import type { ArtifactCaps, ArtifactKind, CommitResult, EvictedArtifact, ReserveResult } from "../../shared/protocol/artifacts.js";
@@ -68,6 +72,31 @@ function isRealDir(p: string): boolean {
   }
 }
 
+/** The regular files of a session's folder, opened without following a link: none when it is not a real folder of ours. */
+function filesOf(root: string, dir: string): { name: string; bytes: number; mtimeMs: number }[] {
+  let fd: number;
+  try {
+    fd = openDirBelow(root, dir);
+  } catch {
+    return [];
+  }
+  try {
+    const out: { name: string; bytes: number; mtimeMs: number }[] = [];
+    const inDir = pathInOpenDir(fd, "", dir);
+    for (const name of listDir(inDir)) {
+      try {
+        const st = lstatSync(path.join(inDir, name));
+        if (st.isFile()) out.push({ name, bytes: st.size, mtimeMs: st.mtimeMs });
+      } catch {
+        // Removed while we looked.
+      }
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function inScope(scope: Scope, x: { profile: string; session: string }): boolean {
   if (scope.all) return true;
   if (x.profile !== scope.profile) return false;
@@ -100,16 +129,8 @@ export class ArtifactStore {
       if (!isRealDir(profileDir)) continue;
       for (const session of listDir(profileDir)) {
         if (nameProblem(session, "session")) continue;
-        const sessionDir = path.join(profileDir, session);
-        if (!isRealDir(sessionDir)) continue;
-        for (const name of listDir(sessionDir)) {
-          if (name.startsWith(".")) continue;
-          try {
-            const st = lstatSync(path.join(sessionDir, name));
-            if (st.isFile()) files.push({ rel: `${profile}/${session}/${name}`, profile, session, bytes: st.size, createdAtMs: st.mtimeMs });
-          } catch {
-            // Removed while we looked.
-          }
+        for (const file of filesOf(this.root, path.join(profileDir, session))) {
+          files.push({ rel: `${profile}/${session}/${file.name}`, profile, session, bytes: file.bytes, createdAtMs: file.mtimeMs });
         }
       }
     }
@@ -165,11 +186,20 @@ export class ArtifactStore {
   private evict(files: StoredFile[]): EvictedArtifact[] {
     const evicted: EvictedArtifact[] = [];
     for (const f of files) {
-      rmSync(this.absolute(f.rel), { force: true });
+      this.remove(f.rel);
       this.options.log(`evicted artifact ${f.rel} (${f.bytes} bytes)`);
       evicted.push({ path: this.absolute(f.rel), profile: f.profile, session: f.session, bytes: f.bytes, createdAt: new Date(f.createdAtMs).toISOString() });
     }
     return evicted;
+  }
+
+  /** Removes a stored file through no link; a folder swapped for one keeps what it leads to. */
+  private remove(rel: string): void {
+    try {
+      unlinkBelow(this.root, this.absolute(rel));
+    } catch (error) {
+      this.options.log(`artifact ${rel} not removed: ${(error as Error).message}`);
+    }
   }
 
   private refuse(message: string, cap: string): never {
@@ -225,7 +255,7 @@ export class ArtifactStore {
       const file = this.absolute(reservation.rel);
       ledger = { ...ledger, reservations: ledger.reservations.filter((r) => r !== reservation) };
       const drop = (): void => {
-        rmSync(file, { force: true });
+        this.remove(reservation.rel);
         this.writeLedger(ledger);
       };
       if (request.discard) {
@@ -234,9 +264,7 @@ export class ArtifactStore {
       }
       let bytes: number;
       try {
-        const st = lstatSync(file);
-        if (!st.isFile()) throw new Error("not a regular file");
-        bytes = st.size;
+        bytes = sizeBelow(this.root, file);
       } catch (error) {
         drop();
         throw new BwError("INVALID_ARGUMENT", `nothing usable was written at ${file}: ${(error as Error).message}`);
@@ -277,7 +305,7 @@ export class ArtifactStore {
     const bytes = Buffer.byteLength(data);
     const reserved = await this.reserve({ ...request, bytes });
     try {
-      writeFileAtomic(reserved.path, data);
+      writeBelow(this.root, reserved.path, data);
     } catch (error) {
       await this.commit({ reservationId: reserved.reservationId, discard: true }).catch(() => {});
       throw error;
@@ -299,7 +327,7 @@ export class ArtifactStore {
           kept.push({ path: this.absolute(f.rel), bytes: f.bytes, reason: "referenced by a run in flight or a result returned in the last 60 s" });
           continue;
         }
-        rmSync(this.absolute(f.rel), { force: true });
+        this.remove(f.rel);
         removed.push({ path: this.absolute(f.rel), bytes: f.bytes });
       }
       this.writeLedger(ledger);

@@ -2,7 +2,8 @@
 // is pinned, may `bytes` more be written, and which files go first? The file
 // system shell (artifact-store.ts) feeds it facts and applies its plan. The
 // invariant it keeps: files + reservations never exceed a session's cap or the
-// global cap, and a protected file is never chosen.
+// global cap, a protected file is never chosen, and only the requesting
+// profile's files are.
 import type { ArtifactCaps, ArtifactKind } from "../../shared/protocol/artifacts.js";
 
 export interface StoredFile {
@@ -149,10 +150,12 @@ export function planSpace(input: {
   const globalUsed = sum(files) + sum(input.reservations) - sum(evict);
   const globalNeed = globalUsed + request.addBytes - caps.globalCapBytes;
   if (globalNeed > 0) {
+    // A profile's writes (its worker's reservations among them) make room only among its own files:
+    // one profile filling the shared cap never costs another profile anything.
     const skip = new Set([...input.protectedRels, ...evict.map((f) => f.rel)]);
-    const picked = pickOldest(files, globalNeed, skip);
+    const picked = pickOldest(files.filter((f) => f.profile === request.profile), globalNeed, skip);
     if (!picked) {
-      return { ok: false, cap: "global", message: `the artifact store would exceed its global cap of ${caps.globalCapBytes} bytes, and what it holds is too recent to evict` };
+      return { ok: false, cap: "global", message: `the artifact store would exceed its global cap of ${caps.globalCapBytes} bytes, and what profile ${request.profile} holds is too little or too recent to evict (other profiles' files are never evicted for it)` };
     }
     evict = [...evict, ...picked];
   }

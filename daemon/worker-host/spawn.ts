@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { workerEnvironment } from "../../shared/child-env.js";
 import { bwrapNamespaceArgs } from "../../shared/containment.js";
 import { ensurePrivateDir } from "../../shared/secure-fs.js";
 import { ContainedPid } from "./contained-pid.js";
@@ -41,11 +42,10 @@ export function spawnWorker(plan: WorkerSpawnPlan): SpawnedWorker {
   const root = workerTmpRoot(dirs.browserEnvDir);
   ensurePrivateDir(root);
   const tmpDir = mkdtempSync(path.join(root, TMP_PREFIX));
-  // The worker opens no TLS connection of its own (Chromium has its own certificate store; the guard
-  // proxy relays bytes), yet Node reads and parses NODE_EXTRA_CA_CERTS at every start: ~40 ms with a
-  // system bundle, on the path of every first call. A worker reaching wss:// endpoints keeps it (plan.tls).
-  const { NODE_EXTRA_CA_CERTS: caBundle, ...withoutBundle } = plan.env;
-  const inherited = plan.tls && caBundle !== undefined ? { ...withoutBundle, NODE_EXTRA_CA_CERTS: caBundle } : withoutBundle;
+  // An allowlist of the daemon's environment (shared/child-env.ts), nothing else. The worker opens no
+  // TLS connection of its own (Chromium has its own certificate store; the guard proxy relays bytes), so
+  // NODE_EXTRA_CA_CERTS, ~40 ms of parsing at every start, goes along only for wss:// endpoints (plan.tls).
+  const inherited = workerEnvironment(plan.env, { tls: plan.tls === true });
   // Node 22+ keeps V8's compiled code for Playwright between workers, from the process's first module
   // (Node 20 ignores the variable). A shared cache Node checks on read, not profile state.
   const compileCache = inherited.NODE_COMPILE_CACHE ?? path.join(dirs.browserEnvDir, "compile-cache");

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import { BwError } from "../../shared/errors.js";
+import { browserEnvironment } from "../../shared/child-env.js";
 import type { WorkerOutcome } from "../../shared/envelope.js";
 import type { EndpointReport, WorkerInit, WorkerSavedState } from "../../shared/protocol/index.js";
 import type { SessionSettings } from "../../shared/session-settings.js";
@@ -27,6 +28,19 @@ import type { RemotePool } from "./remote/remote-pool.js";
 /** How long a new page may go without an owner before it is taken for an orphan (see watchOwner). */
 export const ORPHAN_GRACE_MS = 2_000;
 
+export interface BrowserHostOptions {
+  init: WorkerInit;
+  log: (line: string) => void;
+  scopeFunctions: readonly ScopeFunction[];
+  onEnter: (session: string) => void;
+  /** The network guard. */
+  guard: BrowserGuard;
+  /** The artifact store's worker side: downloads path, download approval per run, file arguments. */
+  artifacts: WorkerArtifacts;
+  /** Remote browsers: every session is an isolated context on one of them, and nothing is launched here. */
+  remote?: RemotePool | undefined;
+}
+
 export class BrowserHost {
   private contextPromise: Promise<BrowserContext> | undefined;
   private readonly sessions = new Map<string, WorkerSession>();
@@ -43,19 +57,24 @@ export class BrowserHost {
   /** Every session's page calls take their turn here, within the caps the daemon set. */
   private readonly lanes: Lanes;
 
-  constructor(
-    private readonly init: WorkerInit,
-    private readonly log: (line: string) => void,
-    private readonly scopeFunctions: readonly ScopeFunction[] = [],
-    private readonly onEnter: (session: string) => void = () => {},
-    /** The network guard; the worker's entry point always passes one. */
-    private readonly guard?: BrowserGuard,
-    /** The artifact store's worker side: downloads path, download approval per run, file arguments. */
-    private readonly artifacts?: WorkerArtifacts,
-    /** Remote browsers: every session is an isolated context on one of them, and nothing is launched here. */
-    private readonly remote?: RemotePool,
-  ) {
-    this.lanes = new Lanes(init.limits);
+  private readonly init: WorkerInit;
+  private readonly log: (line: string) => void;
+  private readonly scopeFunctions: readonly ScopeFunction[];
+  private readonly onEnter: (session: string) => void;
+  private readonly guard: BrowserGuard;
+  private readonly artifacts: WorkerArtifacts;
+  private readonly remote: RemotePool | undefined;
+
+  /** Guard and artifact store are required: a browser host without them would run unguarded, fail open. */
+  constructor(options: BrowserHostOptions) {
+    this.init = options.init;
+    this.log = options.log;
+    this.scopeFunctions = options.scopeFunctions;
+    this.onEnter = options.onEnter;
+    this.guard = options.guard;
+    this.artifacts = options.artifacts;
+    this.remote = options.remote;
+    this.lanes = new Lanes(options.init.limits);
   }
 
   /** A session's contexts on its remote browser, wired as every context is. */
@@ -93,10 +112,11 @@ export class BrowserHost {
         executablePath: found.path,
         headless: this.init.headless,
         args: chromiumArgs(found.headlessShell),
-        env: { ...process.env, HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") },
+        // An allowlist (shared/child-env.ts): Chromium gets no Node settings, and the display only when headed.
+        env: browserEnvironment(process.env, { headed: !this.init.headless, own: { HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") } }),
         timeout: 60_000,
-        ...(await this.guard?.launchOptions()),
-        ...this.artifacts?.launchOptions(),
+        ...(await this.guard.launchOptions()),
+        ...this.artifacts.launchOptions(),
       });
     } catch (error) {
       throw new BwError("BROWSER_UNAVAILABLE", `Chromium at ${found.path} did not start: ${(error as Error).message.split("\n")[0]}`);
@@ -114,13 +134,13 @@ export class BrowserHost {
   /** What every context gets, the persistent one at launch and each isolated one: the routing layer, downloads, the orphan watch. */
   private async wire(context: BrowserContext, persistent: boolean, remote = false): Promise<void> {
     // Fail closed: a context whose routing layer could not be installed is not used.
-    await this.guard?.attach(context, (entry, page) => this.noteBlocked(entry, page), remote || undefined).catch(async (error: Error) => {
+    await this.guard.attach(context, (entry, page) => this.noteBlocked(entry, page), remote || undefined).catch(async (error: Error) => {
       await context.close().catch(() => {});
       throw new BwError("BROWSER_UNAVAILABLE", `the network guard could not be installed: ${error.message}`);
     });
     const ownerOf = (page: Page) => this.ownerOf(page);
-    if (persistent) this.artifacts?.attach(context, ownerOf);
-    else this.artifacts?.watch(context, ownerOf, remote);
+    if (persistent) this.artifacts.attach(context, ownerOf);
+    else this.artifacts.watch(context, ownerOf, remote);
     context.on("page", (page) => this.watchOwner(page));
   }
 
@@ -131,7 +151,7 @@ export class BrowserHost {
       if (!browser) throw new BwError("BROWSER_UNAVAILABLE", "the profile's browser cannot make a second context");
       return browser;
     },
-    options: async () => (await this.guard?.contextOptions()) ?? {},
+    options: async () => (await this.guard.contextOptions()) ?? {},
     attach: (context) => this.wire(context, false),
   };
 
@@ -270,9 +290,9 @@ export class BrowserHost {
   /** A snippet, or a typed operation (`OpStart`). */
   /** `args`: a snippet's JSON data, seen as `args`. */
   async exec(name: string, code: string | OpStart, budgetMs: number, runId: string, approveDownloads = false, args?: unknown): Promise<WorkerOutcome> {
-    this.artifacts?.beginRun(name, runId, approveDownloads, budgetMs);
+    this.artifacts.beginRun(name, runId, approveDownloads, budgetMs);
     const outcome = await this.session(name).exec(code, budgetMs, runId, args);
-    await this.artifacts?.finishRun(name, runId, outcome, typeof code !== "string");
+    await this.artifacts.finishRun(name, runId, outcome, typeof code !== "string");
     if (this.resetSessions.delete(name)) {
       outcome.warnings.push({ code: "SESSION_RESET", message: this.remote
         ? "the remote browser this session lived on went away since its last call; its pages, cookies and storage were lost"
@@ -323,7 +343,7 @@ export class BrowserHost {
     this.contextPromise = undefined;
     if (pending) await pending.then((c) => c.close()).catch(() => {});
     await this.remote?.close();
-    await this.guard?.close();
+    await this.guard.close();
     rmSync(path.join(this.init.browserEnvDir, "tmp"), { recursive: true, force: true });
   }
 }

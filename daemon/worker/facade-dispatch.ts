@@ -18,7 +18,21 @@ const NAVIGABLE = /^(https?:|about:blank$|data:|blob:)/i;
 /** Methods whose arguments Playwright only serialises into the page, where a RegExp among them is matched (decodeArg). */
 const PAGE_SIDE_ARGS = new Set(["evaluate", "$eval", "$$eval", "evaluateAll", "waitForFunction", "dispatchEvent"]);
 
+/** A scheme (`https:`), unless what precedes the colon is a host followed by a port (`localhost:3000`). */
+const SCHEME = /^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))/i;
+/** Text that begins like a host name (a dotted name or localhost, maybe a port), so prefixing a scheme is a good guess. */
+const HOST_FIRST = /^(localhost|\[[0-9a-f:.]+\]|[a-z0-9-]+(\.[a-z0-9-]+)+)(:\d+)?([/?#]|$)/i;
+/** Loopback and IP literals are usually served over plain http; names over https. */
+const PLAIN_HTTP_HOST = /^(localhost|\d{1,3}(\.\d{1,3}){3}|\[[0-9a-f:.]+\])(:\d+)?([/?#]|$)/i;
+
 export function assertNavigable(url: unknown): void {
+  if (typeof url === "string" && url.trim() !== "" && !SCHEME.test(url.trim())) {
+    const text = url.trim();
+    const quoted = JSON.stringify(text.slice(0, 200));
+    if (!HOST_FIRST.test(text)) throw new BwError("INVALID_ARGUMENT", `${quoted} has no scheme; give an absolute URL such as https://example.com/`);
+    const guess = `${PLAIN_HTTP_HOST.test(text) ? "http" : "https"}://${text}`;
+    throw new BwError("INVALID_ARGUMENT", `${quoted} has no scheme; did you mean ${JSON.stringify(guess.slice(0, 220))}?`);
+  }
   if (typeof url !== "string" || !NAVIGABLE.test(url.trim())) {
     throw new BwError("BLOCKED_URL", `goto accepts http, https, about:blank, data: and blob: URLs only, not ${JSON.stringify(String(url)).slice(0, 200)}`);
   }

@@ -69,6 +69,11 @@ function describeHost(target: Target): string {
   return target.from === undefined ? host : `${host} (resolved from ${hostForUrl(target.from)})`;
 }
 
+/** How to let this one target through, for a refusal a person can lift: the name they asked for, with its port. */
+function allowHint(target: Target): string {
+  return `; to reach it, allow it: --allow-host ${hostForUrl(target.from ?? target.host)}:${target.port} (allowHosts)`;
+}
+
 function metadataReason(target: Target): string | undefined {
   const culprit = [target.host, target.from].find((h) => h?.class === "metadata");
   if (culprit === undefined) return undefined;
@@ -235,7 +240,7 @@ export class NetworkPolicy {
     const byClass = this.#classDecision(target);
     // A host its class refuses is refused for that; a port is judged only for a host that may be reached.
     if (byClass.allowed && this.onlyPorts.length > 0 && !this.onlyPorts.includes(target.port)) {
-      return stage(deny(`port ${target.port} of ${describeHost(target)} is not allowed; only ports ${this.onlyPorts.join(", ")} are (onlyPorts)`));
+      return stage(deny(`port ${target.port} of ${describeHost(target)} is not allowed; only ports ${this.onlyPorts.join(", ")} are (onlyPorts)${allowHint(target)}`));
     }
     return stage(byClass);
   }
@@ -247,12 +252,12 @@ export class NetworkPolicy {
     if (cls === "loopback") {
       return this.loopbackAllowed
         ? allow(`${label} is a loopback host and loopback is allowed`)
-        : deny(`${label} is a loopback host and loopback is blocked (allowLoopback: false, allowPrivateNetwork: false)`);
+        : deny(`${label} is a loopback host and loopback is blocked (allowLoopback: false, allowPrivateNetwork: false)${allowHint(target)}`);
     }
     if (cls === "private") {
       return this.allowPrivateNetwork
         ? allow(`${label} is a private-network host and private networks are allowed`)
-        : deny(`${label} is a private-network host and private networks are blocked (allowPrivateNetwork: false)`);
+        : deny(`${label} is a private-network host and private networks are blocked (allowPrivateNetwork: false)${allowHint(target)}`);
     }
     return allow(`${label} is a public host`);
   }

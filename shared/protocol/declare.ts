@@ -10,10 +10,12 @@ export interface MethodDecl<P, R> {
   readonly params: Validator<P>;
   /** Phantom: carries the result type for typed calls. */
   readonly result?: R;
+  /** Where the answering side is trusted less than the caller (the worker): its result, checked by the caller. */
+  readonly checkResult?: Validator<R>;
 }
 
 export function declare<R>() {
-  return <P>(name: string, params: Validator<P>): MethodDecl<P, R> => ({ name, params });
+  return <P>(name: string, params: Validator<P>, checkResult?: Validator<R>): MethodDecl<P, R> => ({ name, params, ...(checkResult ? { checkResult } : {}) });
 }
 
 export type AnyMethod = MethodDecl<any, any>;

@@ -11,3 +11,4 @@ export * from "./artifacts.js";
 export * from "./operations.js";
 export * from "./state.js";
 export * from "./remote.js";
+export * from "./worker-outcome.js";

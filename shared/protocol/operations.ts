@@ -1,6 +1,7 @@
 // client → daemon: one typed operation in a session (`session.op`); daemon →
 // worker: its browser side (`worker.op`). The operation's arguments are
 // checked against the operation table on both sides of the pipe.
+import { workerOutcome } from "./worker-outcome.js";
 import type { Envelope, WorkerOutcome } from "../envelope.js";
 import { checkOperation, MAX_OPERATION_NAME } from "../operations/index.js";
 import { anyObject, bool, custom, obj, optional, str, type Validator } from "../validate.js";
@@ -35,4 +36,4 @@ export const WorkerOp = declare<WorkerOutcome>()("worker.op", withOpArgs(obj({
   runId: runIdParam,
   budgetMs: timeoutMsParam,
   approveDownloads: optional(bool()),
-})));
+})), workerOutcome);

@@ -5,6 +5,8 @@
 // (a session's storage, in clear, for the daemon to encrypt). The vault key
 // never crosses the pipe; the state does, base64 in one frame.
 import type { StateSettings } from "../config.js";
+import { BwError } from "../errors.js";
+import { MAX_FRAME_BYTES } from "../framing.js";
 import { checkSessionSettings, fieldLabels, type SessionSettings } from "../session-settings.js";
 import { bool, custom, num, obj, optional, str } from "../validate.js";
 import { declare, nameParam } from "./declare.js";
@@ -69,7 +71,7 @@ export const WorkerCreateSession = declare<{ ok: true; placement?: string }>()("
   session: nameParam("session"),
   settings: settingsParam,
   state: optional(stateBlob),
-}));
+}), obj({ ok: custom((v, p) => { if (v !== true) throw new BwError("INVALID_ARGUMENT", `${p}: expected true`); return true as const; }), placement: optional(str({ max: 64 * 1024 })) }));
 
 export interface WorkerSavedState {
   /** base64 of the storage state's JSON. */
@@ -82,4 +84,4 @@ export const WorkerSaveState = declare<WorkerSavedState>()("worker.saveState", o
   session: nameParam("session"),
   /** The worker refuses a state larger than this (LIMIT_EXCEEDED) instead of sending it. */
   maxBytes: num({ min: 1, max: 6 * 1024 * 1024, integer: true }),
-}));
+}), obj({ state: str({ min: 1, max: MAX_FRAME_BYTES, pattern: /^[A-Za-z0-9+/]+=*$/ }), cookies: num({ min: 0, integer: true }), origins: num({ min: 0, integer: true }) }));

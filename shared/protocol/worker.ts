@@ -1,9 +1,16 @@
 // daemon → worker: the browser side of sessions.
 import type { WorkerOutcome } from "../envelope.js";
+import { BwError } from "../errors.js";
 import { bool, custom, num, obj, optional, str } from "../validate.js";
 import type { LaneLimits } from "../config-limits.js";
 import { remoteInitParam, type WorkerRemoteInit } from "./remote.js";
+import { workerOutcome } from "./worker-outcome.js";
 import { argsParam, declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
+
+const okTrue = custom((value, path): { ok: true } => {
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1 && (value as { ok?: unknown }).ok === true) return { ok: true };
+  throw new BwError("INVALID_ARGUMENT", `${path}: expected { ok: true }`);
+});
 
 export interface WorkerInit {
   browser: string | null;
@@ -37,7 +44,7 @@ export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
     maxSessionBytesInFlight: num({ integer: true, min: 1 }),
     maxSessionCallsInFlight: num({ integer: true, min: 1 }),
   })),
-}));
+}), okTrue);
 export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
   session: nameParam("session"),
   code: str({ max: MAX_CODE_CHARS }),
@@ -45,11 +52,11 @@ export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
   runId: runIdParam,
   budgetMs: timeoutMsParam,
   approveDownloads: optional(bool()),
-}));
-export const WorkerCancel = declare<{ cancelled: boolean }>()("worker.cancel", obj({ session: nameParam("session"), runId: runIdParam }));
-export const WorkerCloseSession = declare<{ closed: boolean }>()("worker.closeSession", obj({ session: nameParam("session") }));
-export const WorkerPing = declare<{ now: number; browser: { running: boolean } }>()("worker.ping", optional(obj({})));
-export const WorkerShutdown = declare<{ ok: true }>()("worker.shutdown", optional(obj({})));
+}), workerOutcome);
+export const WorkerCancel = declare<{ cancelled: boolean }>()("worker.cancel", obj({ session: nameParam("session"), runId: runIdParam }), obj({ cancelled: bool() }));
+export const WorkerCloseSession = declare<{ closed: boolean }>()("worker.closeSession", obj({ session: nameParam("session") }), obj({ closed: bool() }));
+export const WorkerPing = declare<{ now: number; browser: { running: boolean } }>()("worker.ping", optional(obj({})), obj({ now: num(), browser: obj({ running: bool() }) }));
+export const WorkerShutdown = declare<{ ok: true }>()("worker.shutdown", optional(obj({})), okTrue);
 
 // ---- worker → daemon -------------------------------------------------------
 

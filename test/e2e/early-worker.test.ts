@@ -63,7 +63,8 @@ describe("the early worker", () => {
     const worker = theWorker(daemons[0]!);
     expect(workersOfHome()).toEqual([worker]);
     expect(workerFolders()).toEqual([path.basename(tmpdirOf(worker)!)]);
-    expect(envOf(daemons[0]!, "BETTERWRIGHT_HOME")).toBe(home);
+    // The daemon knows its home from its bootstrap: no BETTERWRIGHT_* variable is passed on.
+    expect(envOf(daemons[0]!, "BETTERWRIGHT_HOME")).toBeUndefined();
     expect([envOf(daemons[0]!, "NODE_EXTRA_CA_CERTS"), envOf(worker, "NODE_EXTRA_CA_CERTS")]).toEqual([undefined, undefined]);
   });
 

@@ -85,6 +85,9 @@ describe("betterwright serve: the live view", () => {
     expect((await call(served, "POST", `/sessions/${id}/navigate`, { body: { url: `${pages.url}/beta` } })).status).toBe(200);
     await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain(`${pages.url}/beta`);
     await expect.poll(shownShot, { timeout: 10_000, interval: 500 }).not.toBe(before);
+    // Each line says what ran, on which page, and how it ended.
+    expect((await call(served, "GET", `/sessions/${id}/read`)).status).toBe(200);
+    await expect.poll(async () => (await card.locator("li").allTextContents()).some((t) => /^#\d+ read .* · .*\/beta · ok$/.test(t)), { timeout: 10_000 }).toBe(true);
     // The view's own screenshots stay out of the transcript it shows.
     expect((await card.locator("li").allTextContents()).filter((t) => t.includes("screenshot"))).toEqual([]);
   });

@@ -22,6 +22,18 @@ export interface Plan {
   reads: Record<string, string>;
   writes: Record<string, string>;
   sockets: Record<string, string>;
+  /** Values whose presence in the worker's and Chromium's environments it reports. */
+  canaries?: string[];
+  /** The profile's artifact folder as the worker sees it (the pipe tampering's own folder). */
+  artifactsDir?: string;
+  /** A reply holding the marker makes the worker write `pdf` and a `.downloads.jsonl` line (`{dir}`: the session folder) into each session folder. */
+  plant?: Record<string, { pdf: string; line: unknown }>;
+  /** A reply holding the marker is replaced by this result, `{dir}` by a session folder (fixtures/compromised-pipe.mjs). */
+  forge?: Record<string, unknown>;
+  /** A reply holding the marker makes the worker send `count` reservations of its own. */
+  reserve?: Record<string, { session: string; bytes: number; count: number }>;
+  /** A screenshot's session folder becomes a link to `target`, and the reply names `file` in it. */
+  swap?: { target: string; file: string };
 }
 
 export type Finding = { ok: true; detail: string } | { ok: false; code: string | null; message: string };
@@ -103,13 +115,21 @@ export function planFor(home: string, otherHome: string, outsidePort: number, ne
   };
 }
 
-/** The environment that injects the fixture into every process the CLI starts; it acts only in the worker. */
+/** A plan that tries nothing on the machine: for tests of what the worker can do through its pipe and environment. */
+export function quietPlan(home: string, extra: Partial<Plan>): Plan {
+  return { outsidePort: 0, hostAddresses: [], networkProbes: false, name: "example.com", ownProfile: layoutFor(home).profileDir, reads: {}, writes: {}, sockets: {}, ...extra };
+}
+
+/**
+ * The environment that injects the fixture into every process the CLI starts; it acts only in the worker.
+ * The plan rides in the module's URL: NODE_OPTIONS is the one variable of the caller's a worker inherits.
+ */
 export function compromisedEnv(plan: Plan): NodeJS.ProcessEnv {
-  return { NODE_OPTIONS: `--import=${PRELOAD}`, BW_COMPROMISED_PLAN: JSON.stringify(plan) };
+  return { NODE_OPTIONS: `--import=${PRELOAD}?plan=${Buffer.from(JSON.stringify(plan)).toString("base64url")}` };
 }
 
 /** The findings the worker wrote in its temp folder (under the profile's browser env folder), once they are there. */
-export async function readFindings(home: string, profile = "default", timeoutMs = 20_000): Promise<Findings> {
+export async function readFindings(home: string, profile = "default", timeoutMs = 20_000, file = "compromised-findings.json"): Promise<Findings> {
   const root = path.join(layoutFor(home, profile).browserEnvDir, "worker-tmp");
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -121,7 +141,7 @@ export async function readFindings(home: string, profile = "default", timeoutMs 
     }
     for (const name of names) {
       try {
-        return JSON.parse(readFileSync(path.join(root, name, "compromised-findings.json"), "utf8")) as Findings;
+        return JSON.parse(readFileSync(path.join(root, name, file), "utf8")) as Findings;
       } catch {
         // not written yet
       }

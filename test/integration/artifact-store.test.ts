@@ -90,8 +90,43 @@ describe("the artifact store", () => {
     expect(peak).toBeLessThanOrEqual(caps.globalCapBytes);
     const left = a.scan();
     expect(left.filter((f) => f.session === "new")).toHaveLength(6);
-    // The survivors among the seeded files are the newest ones.
-    expect(left.filter((f) => f.session === "old").map((f) => path.basename(f.rel)).sort()).toEqual(["f5.bin"]);
+    // Each profile made room among its own files, oldest first: the one survivor is the newest of its profile.
+    const survivors = left.filter((f) => f.session === "old").map((f) => path.basename(f.rel));
+    expect(survivors).toHaveLength(1);
+    expect(["f4.bin", "f5.bin"]).toContain(survivors[0]);
+  });
+});
+
+describe("the artifact store among a worker's writes", () => {
+  const home = mkdtempSync(path.join(tmpdir(), "bw-store-worker-"));
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  it("counts and evicts dot-files a worker wrote in its session folder", async () => {
+    const root = path.join(home, "dots");
+    const hidden = seed(root, "p/s/.hidden-bulk", 7000, 100);
+    const store = new ArtifactStore({ root, caps, pid: process.pid, log: () => {} });
+    expect(store.scan().map((f) => f.rel)).toContain("p/s/.hidden-bulk");
+    // 7000 hidden bytes + 6000 more would pass the session's 12000: the dot-file goes, as any other file would.
+    const r = await store.reserve({ profile: "p", session: "s", runId: "run", kind: "download", bytes: 6000 });
+    expect(r.evicted.map((e) => e.path)).toEqual([hidden]);
+    expect(existsSync(hidden)).toBe(false);
+  });
+
+  it("never follows a session folder swapped for a link: not to count, not to evict, not to write spilled output", async () => {
+    const root = path.join(home, "swap");
+    const elsewhere = path.join(home, "users-files");
+    const precious = seed(elsewhere, "s/precious.bin", 3000, 500);
+    seed(root, "p/s/own.bin", 100, 400);
+    const store = new ArtifactStore({ root, caps: { ...caps, globalCapBytes: 4000 }, pid: process.pid, log: () => {} });
+    expect(store.scan().map((f) => f.rel)).toEqual(["p/s/own.bin"]);
+    // The worker swaps its session folder for a link to a folder of the user's holding a file of the same age.
+    rmSync(path.join(root, "p", "s"), { recursive: true });
+    symlinkSync(path.join(elsewhere, "s"), path.join(root, "p", "s"));
+    expect(store.scan()).toEqual([]);
+    await store.prune({ profile: "p" });
+    expect(existsSync(precious)).toBe(true);
+    await expect(store.writeNew({ profile: "p", session: "s", runId: "run", kind: "output", name: "result", extension: "txt" }, "spilled", 60_000)).rejects.toMatchObject({ code: "UNSAFE_PATH" });
+    expect(readdirSync(path.join(elsewhere, "s"))).toEqual(["precious.bin"]);
   });
 });
 

@@ -44,7 +44,7 @@ describe("the early worker", () => {
   });
 
   it("runs in a fresh temp folder of its own and exits when its daemon's end of the pipe closes, without worker.init", async () => {
-    const env = cleanEnv(home, { NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt", BW_TEST_MARK: "1" });
+    const env = cleanEnv(home, { NODE_EXTRA_CA_CERTS: "/etc/ssl/certs/ca-certificates.crt", BW_TEST_MARK: "1", TZ: "Etc/UTC" });
     const layout = layoutFor(home);
     const spawned = spawnWorker(planFor(layout, profileWorkerDirs(layout), { explicit: null, headless: true }, await probeContainment({ env }), env));
     const pid = spawned.child.pid!;
@@ -52,8 +52,10 @@ describe("the early worker", () => {
       expect(path.dirname(spawned.tmpDir)).toBe(workerTmpRoot(browserEnvDir));
       expect(readdirSync(workerTmpRoot(browserEnvDir))).toContain(path.basename(spawned.tmpDir));
       expect(envOf(pid).TMPDIR).toBe(spawned.tmpDir);
-      // The rest of the daemon's environment passes, but not the CA bundle it would parse at start for nothing.
-      expect(envOf(pid).BW_TEST_MARK).toBe("1");
+      // Only the allowlist of the daemon's environment passes (the time zone, not a variable of the caller's),
+      // and not the CA bundle it would parse at start for nothing.
+      expect(envOf(pid).TZ).toBe("Etc/UTC");
+      expect(envOf(pid).BW_TEST_MARK).toBeUndefined();
       expect(envOf(pid).NODE_EXTRA_CA_CERTS).toBeUndefined();
       // Let it get well into its start (Playwright's load) before the pipe goes.
       await new Promise((r) => setTimeout(r, 200));

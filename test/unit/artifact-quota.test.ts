@@ -46,17 +46,23 @@ const cases: Case[] = [
     expect: { ok: false, cap: "session" },
   },
   {
-    name: "global cap: oldest anywhere, across profiles",
+    name: "global cap: the requesting profile's oldest go, never an older file of another profile",
     files: [file("b", "s", "b1", 900, 5), file("a", "t", "a1", 900, 7), file("a", "s", "a2", 150, 9)],
     request: ask(100),
-    expect: { ok: true, evict: ["b/s/b1"] },
+    expect: { ok: true, evict: ["a/t/a1"] },
+  },
+  {
+    name: "global cap: a profile holding too little to make room is refused, and another profile's files stay",
+    files: [file("b", "s", "b1", 1950, 5), file("a", "t", "a1", 50, 7)],
+    request: ask(100),
+    expect: { ok: false, cap: "global" },
   },
   {
     name: "protected files are skipped, the next oldest goes",
     files: [file("b", "s", "b1", 900, 5), file("a", "t", "a1", 900, 7), file("a", "s", "a2", 150, 9)],
-    protect: ["b/s/b1"],
+    protect: ["a/t/a1"],
     request: ask(100),
-    expect: { ok: true, evict: ["a/t/a1"] },
+    expect: { ok: true, evict: ["a/s/a2"] },
   },
   {
     name: "everything protected: refused, nothing evicted",
@@ -108,8 +114,9 @@ describe("planSpace", () => {
     });
   }
 
-  it("after eviction, files plus reservations plus the request fit both caps", () => {
-    const files = Array.from({ length: 30 }, (_, i) => file(i % 2 ? "a" : "b", `s${i % 3}`, `f${i}`, 60 + i, i));
+  it("after eviction, files plus reservations plus the request fit both caps, and only the requesting profile lost files", () => {
+    // Profile b holds little: profile a, the one asking, has enough of its own to make room.
+    const files = Array.from({ length: 30 }, (_, i) => file(i % 5 ? "a" : "b", `s${i % 3}`, `f${i}`, 60 + i, i));
     const plan = planSpace({ files, reservations: [], protectedRels: new Set(), request: ask(100), caps });
     expect(plan.ok).toBe(true);
     if (!plan.ok) return;
@@ -117,9 +124,10 @@ describe("planSpace", () => {
     const left = files.filter((f) => !gone.has(f.rel));
     expect(left.reduce((n, f) => n + f.bytes, 0) + 100).toBeLessThanOrEqual(caps.globalCapBytes);
     expect(left.filter((f) => f.profile === "a" && f.session === "s").reduce((n, f) => n + f.bytes, 0) + 100).toBeLessThanOrEqual(caps.sessionCapBytes);
-    // Oldest first: everything evicted is older than everything kept.
+    expect(plan.evict.every((f) => f.profile === "a")).toBe(true);
+    // Oldest first: everything evicted is older than everything of the profile kept.
     const newestEvicted = Math.max(...plan.evict.map((f) => f.createdAtMs));
-    expect(left.every((f) => f.createdAtMs > newestEvicted)).toBe(true);
+    expect(left.filter((f) => f.profile === "a").every((f) => f.createdAtMs > newestEvicted)).toBe(true);
   });
 });
 

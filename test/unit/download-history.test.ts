@@ -9,8 +9,12 @@ import { appendDownloadHistory, parseDownloadHistory, readDownloadHistory } from
 import type { DownloadOutcome } from "../../shared/envelope.js";
 import { DOWNLOAD_HISTORY_FILE, DOWNLOAD_HISTORY_LIMIT } from "../../shared/protocol/artifacts.js";
 
+/** A download id as the worker makes them (a UUID), carrying a short label to compare by. */
+const uuid = (label: string) => `00000000-0000-4000-8000-${Buffer.from(label).toString("hex").padStart(12, "0")}`;
+const label = (id: string) => Buffer.from(id.slice(24).replace(/^(00)+/, ""), "hex").toString();
+
 const outcome = (id: string, extra: Partial<DownloadOutcome> = {}): DownloadOutcome => ({
-  id, url: `http://127.0.0.1/${id}`, suggestedFilename: `${id}.txt`, status: "accepted", path: `/a/${id}.txt`, bytes: 5, at: "2024-01-01T00:00:00.000Z", ...extra,
+  id: uuid(id), url: `http://127.0.0.1/${id}`, suggestedFilename: `${id}.txt`, status: "accepted", path: `/a/${id}.txt`, bytes: 5, at: "2024-01-01T00:00:00.000Z", ...extra,
 });
 
 describe("download history", () => {
@@ -28,13 +32,16 @@ describe("download history", () => {
       JSON.stringify(outcome("a")),
       "",
       '{"id":"torn","status":"acc',
-      JSON.stringify({ id: "c", status: "pending" }),
+      JSON.stringify({ ...outcome("c"), status: "pending" }),
       JSON.stringify({ status: "accepted" }),
+      // A worker's forgeries: an id made to be joined into a path, a field the protocol does not declare.
+      JSON.stringify({ ...outcome("x"), id: "../../../tmp/evil" }),
+      JSON.stringify({ ...outcome("y"), injected: true }),
       "null",
       "[1]",
       JSON.stringify(rejected),
     ].join("\n");
-    expect(parseDownloadHistory(text).map((d) => d.id)).toEqual(["a", "b"]);
+    expect(parseDownloadHistory(text).map((d) => label(d.id))).toEqual(["a", "b"]);
     expect(parseDownloadHistory(text)[1]).toEqual(JSON.parse(JSON.stringify(rejected)));
     expect(parseDownloadHistory("")).toEqual([]);
   });
@@ -43,8 +50,8 @@ describe("download history", () => {
     const text = Array.from({ length: DOWNLOAD_HISTORY_LIMIT + 5 }, (_, i) => JSON.stringify(outcome(`d${i}`))).join("\n");
     const parsed = parseDownloadHistory(text);
     expect(parsed).toHaveLength(DOWNLOAD_HISTORY_LIMIT);
-    expect(parsed[0]!.id).toBe("d5");
-    expect(parsed.at(-1)!.id).toBe(`d${DOWNLOAD_HISTORY_LIMIT + 4}`);
+    expect(label(parsed[0]!.id)).toBe("d5");
+    expect(label(parsed.at(-1)!.id)).toBe(`d${DOWNLOAD_HISTORY_LIMIT + 4}`);
   });
 
   it("reads what was appended, none for a session without a history, and cuts the file back", () => {
@@ -54,7 +61,7 @@ describe("download history", () => {
     for (let i = 0; i < 2 * DOWNLOAD_HISTORY_LIMIT + 1; i++) appendDownloadHistory(dir, outcome(`d${i}`));
     const file = path.join(dir, DOWNLOAD_HISTORY_FILE);
     expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(DOWNLOAD_HISTORY_LIMIT);
-    expect(readDownloadHistory(dir).at(-1)!.id).toBe(`d${2 * DOWNLOAD_HISTORY_LIMIT}`);
+    expect(label(readDownloadHistory(dir).at(-1)!.id)).toBe(`d${2 * DOWNLOAD_HISTORY_LIMIT}`);
     writeFileSync(file, `${readFileSync(file, "utf8")}{"id":"torn`);
     expect(readDownloadHistory(dir)).toHaveLength(DOWNLOAD_HISTORY_LIMIT);
   });

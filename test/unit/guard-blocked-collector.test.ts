@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BlockedCollector, MAX_BLOCKED_ENTRIES } from "../../daemon/worker/browser-guard/blocked-collector.js";
+import { unreachableReason } from "../../daemon/worker/browser-guard/unreachable.js";
 import { BwError } from "../../shared/errors.js";
 
 const NAV = { url: "http://10.0.0.1/", layer: "route", reason: "private networks are blocked", resourceType: "document", method: "GET", isNavigation: true } as const;
@@ -76,6 +77,20 @@ describe("BlockedCollector.guardCall: a navigation the guard refused fails with 
       throw new Error("page.goto: net::ERR_SOCKS_CONNECTION_FAILED at http://10.0.0.2/");
     });
     await expect(both).rejects.toMatchObject({ code: "BLOCKED_URL" });
+  });
+
+  it("explains a proxy failure whose approved address did not answer as NAVIGATION_FAILED in the network's words, never listed", async () => {
+    const c = new BlockedCollector();
+    const unreachable = { url: "http://127.0.0.1:4999/", layer: "proxy", reason: unreachableReason("refused", "127.0.0.1:4999"), unreachable: true } as const;
+    const failure = c.guardCall(async () => {
+      c.add(unreachable);
+      throw new Error("page.goto: net::ERR_SOCKS_CONNECTION_FAILED at http://127.0.0.1:4999/");
+    });
+    await expect(failure).rejects.toMatchObject({ code: "NAVIGATION_FAILED", message: "connection refused to 127.0.0.1:4999 (nothing is listening there)" });
+    const error = await failure.catch((e: BwError) => e);
+    expect(error.message).not.toMatch(/SOCKS|proxy/i);
+    expect(c.codeFor(error.message)).toBe("NAVIGATION_FAILED");
+    expect(c.outcome()).toEqual({});
   });
 
   it("passes results through", async () => {

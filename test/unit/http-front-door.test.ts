@@ -1,10 +1,9 @@
 // The HTTP front door's pure parts: session ids, inputs and their operations,
-// error statuses, the bearer header, listen addresses, serve's settings and
+// error statuses, the bearer header, serve's settings and
 // what it states to its daemon, download names, spilled results.
 import { describe, expect, it } from "vitest";
 import { errorResponse, HttpRefusal } from "../../client/http/http-errors.js";
 import { INPUT_KEYS, inputOp, MAX_INPUT_TEXT, parseInput } from "../../client/http/input.js";
-import { checkListen, loopbackHosts, parseListen } from "../../client/http/listen.js";
 import { safeFileName } from "../../client/http/pdf-intake.js";
 import { serveDaemonSettings } from "../../client/http/serve.js";
 import { parseSpilled } from "../../client/http/spilled.js";
@@ -98,23 +97,6 @@ describe("the bearer token", () => {
     expect(sameToken(token.slice(0, -1), token)).toBe(false);
     expect(sameToken(`${token}x`, token)).toBe(false);
     expect(sameToken("", token)).toBe(false);
-  });
-});
-
-describe("listen addresses", () => {
-  it("parses HOST:PORT and keeps to loopback unless told", () => {
-    expect(parseListen("127.0.0.1:8790")).toEqual({ host: "127.0.0.1", port: 8790 });
-    expect(parseListen("[::1]:0")).toEqual({ host: "::1", port: 0 });
-    expect(parseListen("LOCALHOST:1")).toEqual({ host: "localhost", port: 1 });
-    for (const bad of ["8790", "127.0.0.1", "127.0.0.1:99999", "a b:1", "http://x:1"]) expect(code(() => parseListen(bad))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkListen(parseListen("0.0.0.0:8790"), false))).toBe("INVALID_ARGUMENT");
-    expect(code(() => checkListen(parseListen("192.168.1.2:8790"), true))).toBe("none");
-    expect(code(() => checkListen(parseListen("[::1]:8790"), false))).toBe("none");
-  });
-
-  it("answers a loopback listener's own Host names only; a remote one any", () => {
-    expect(loopbackHosts(parseListen("127.0.0.1:0"), 4000)).toEqual(new Set(["localhost:4000", "127.0.0.1:4000", "[::1]:4000"]));
-    expect(loopbackHosts(parseListen("0.0.0.0:1"), 1)).toBeUndefined();
   });
 });
 

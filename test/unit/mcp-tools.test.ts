@@ -3,6 +3,8 @@
 // arguments (plus `session`), with its kinds, choices, bounds and required
 // ones; the default list stays small; a schema-valid call is what the table's
 // validator accepts.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { checkOperationArgs, OPERATIONS, TARGET_KINDS, checkTarget } from "../../shared/operations/index.js";
 import { allTools, CORE_LIST_MAX_CHARS, CORE_TOOLS, selectTools } from "../../client/mcp/tools.js";
@@ -76,6 +78,19 @@ describe("MCP tools from the operation table", () => {
     console.log(`tools/list JSON: core ${core.length} tools, ${chars} characters (~${Math.round(chars / 4)} tokens); all ${all.length} tools, ${listChars(all)} characters`);
     expect(chars).toBeLessThanOrEqual(CORE_LIST_MAX_CHARS);
     expect(listChars(all)).toBeGreaterThan(chars);
+  });
+
+  it("docs/mcp.md states the sizes the code has, so the two cannot drift apart", () => {
+    const doc = readFileSync(fileURLToPath(new URL("../../docs/mcp.md", import.meta.url)), "utf8");
+    const row = (label: string) => {
+      const match = new RegExp(`^\\| betterwright \`${label}\`[^|]*\\| (\\d+) \\| ([\\d,]+)(?: \\(~([\\d,]+) tokens\\))? \\|$`, "m").exec(doc);
+      if (!match) throw new Error(`no row for ${label} in docs/mcp.md`);
+      const n = (text: string | undefined) => (text === undefined ? undefined : Number(text.replace(/,/g, "")));
+      return { tools: n(match[1]), characters: n(match[2]), tokens: n(match[3]) };
+    };
+    const core = selectTools("core");
+    expect(row("core")).toEqual({ tools: core.length, characters: listChars(core), tokens: Math.round(listChars(core) / 400) * 100 });
+    expect(row("--tools all")).toEqual({ tools: all.length, characters: listChars(all), tokens: undefined });
   });
 
   it("selects tools by core, all or name, and refuses unknown ones", () => {

@@ -109,10 +109,18 @@ describe("the CLI verbs", () => {
   });
 
   it("refuse a word that is no ref where a target goes, and words too many", () => {
-    expect(failure(() => opArgsFromCli(spec("click"), {}, ["#submit"])).message).toMatch(/args\.target: expected a ref like e12/);
+    expect(failure(() => opArgsFromCli(spec("click"), {}, ["#submit"])).message).toMatch(/^TARGET: expected a ref like e12/);
     expect(failure(() => opArgsFromCli(spec("back"), {}, ["extra"])).message).toMatch(/one word too many/);
     expect(failure(() => opArgsFromCli(spec("click"), { args: "{" }, [])).message).toMatch(/--args: not valid JSON/);
     expect(failure(() => opArgsFromCli(spec("fill_form"), {}, ["bob"])).message).toMatch(/REF=VALUE/);
+  });
+
+  it("name what the user typed when the operation's own check refuses: the flag, the word, the verb", () => {
+    expect(failure(() => opArgsFromCli(spec("snapshot"), { "max-chars": 5 }, [])).message).toBe("--max-chars: must be at least 200");
+    expect(failure(() => opArgsFromCli(spec("snapshot"), { "max-chars": NaN }, [])).message).toBe("--max-chars: expected a finite number");
+    expect(failure(() => opArgsFromCli(spec("screenshot"), { "full-page": true }, ["e2"])).message).toBe("screenshot: give one of TARGET, --full-page, not TARGET and --full-page");
+    expect(failure(() => opArgsFromCli(spec("navigate"), {}, [])).message).toMatch(/^URL: navigate needs url/);
+    expect(failure(() => opArgsFromCli(spec("click"), { button: "top" }, ["e1"])).message).toBe("--button: expected one of left, right, middle");
   });
 
   it("have flags that clash neither with each other nor with the global ones", () => {

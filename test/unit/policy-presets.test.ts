@@ -64,6 +64,15 @@ describe("the public-web preset", () => {
     expect(web.checkBuiltIn("http://example.com:8080/").reason).toMatch(/port 8080 .* only ports 80, 443/);
   });
 
+  it("says how to lift a refusal a person can lift: --allow-host with the name asked for and its port", () => {
+    expect(web.checkBuiltIn("http://localhost:4567/").reason).toMatch(/--allow-host localhost:4567 \(allowHosts\)$/);
+    expect(web.checkBuiltIn("https://127.0.0.1/", { layer: "proxy", resolvedFrom: "intranet.test" }).reason).toMatch(/--allow-host intranet\.test:443 /);
+    expect(web.checkBuiltIn("http://example.com:8080/").reason).toMatch(/--allow-host example\.com:8080 /);
+    const lifted = new NetworkPolicy({ ...web.describe(), allowHosts: ["localhost:4567"] });
+    expect(lifted.checkBuiltIn("http://localhost:4567/").allowed).toBe(true);
+    expect(web.checkBuiltIn("http://169.254.169.254/").reason).not.toContain("--allow-host");
+  });
+
   it("judges every resolved address: a public name resolving to a private or loopback address is refused", () => {
     expect(web.checkBuiltIn("https://10.0.0.7/", { layer: "proxy", resolvedFrom: "example.com" }).allowed).toBe(false);
     expect(web.checkBuiltIn("https://127.0.0.1/", { layer: "proxy", resolvedFrom: "example.com" }).allowed).toBe(false);

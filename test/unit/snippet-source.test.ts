@@ -36,3 +36,20 @@ describe("snippet sources", () => {
     expect(snippetSyntaxError("return (")).toBeTypeOf("string");
   });
 });
+
+describe("a snippet's parse error", () => {
+  it("names the line and column as typed, never the wrapper's text", () => {
+    expect(snippetSyntaxError("const a = 1;\nlet x = ;")).toBe("Unexpected token ';' at line 2, column 9");
+    expect(snippetSyntaxError("foo bar")).toBe("Unexpected identifier 'bar' at line 1, column 5");
+  });
+
+  it("calls an unfinished snippet unfinished, at its end", () => {
+    for (const code of ["return page.title(", "page.title(", "return [1,\n2"]) {
+      const text = snippetSyntaxError(code)!;
+      expect(text, code).toMatch(/^the snippet's brackets do not match .* at the end of line \d$/);
+      expect(text, code).not.toContain("'}'");
+    }
+    expect(snippetSyntaxError("return [1,\n2")).toMatch(/end of line 2$/);
+    expect(snippetSyntaxError("return `abc")).toBe("the snippet ends before it is complete (an unclosed brace, string, template or comment?) at the end of line 1");
+  });
+});

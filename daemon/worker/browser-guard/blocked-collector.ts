@@ -2,13 +2,15 @@
 // field: bounded, one entry per (layer, URL) with a count. It also turns a
 // navigation that failed because the guard refused it into BLOCKED_URL with the
 // policy's reason (or, when the proxy could not resolve the host, into
-// DNS_UNAVAILABLE), and remembers those errors so an uncaught one keeps its code.
+// DNS_UNAVAILABLE; when the approved address did not answer, into
+// NAVIGATION_FAILED in the network's words), and remembers those errors so an
+// uncaught one keeps its code.
 import { BwError } from "../../../shared/errors.js";
 import type { BlockedRequest } from "../../../shared/envelope.js";
 import { isProxyRefusal, isRouteRefusal } from "../playwright-errors.js";
 import type { GuardRefusal } from "./route-layer.js";
 
-type GuardCode = "BLOCKED_URL" | "DNS_UNAVAILABLE";
+type GuardCode = "BLOCKED_URL" | "DNS_UNAVAILABLE" | "NAVIGATION_FAILED";
 
 export const MAX_BLOCKED_ENTRIES = 50;
 const MAX_REMEMBERED_ERRORS = 20;
@@ -22,8 +24,8 @@ export class BlockedCollector {
 
   add(entry: GuardRefusal): void {
     this.#seen += 1;
-    // A host that did not resolve is no refusal: it explains a failure, it is not listed.
-    if (entry.unresolved) {
+    // A host that did not resolve, or did not answer, is no refusal: it explains a failure, it is not listed.
+    if (entry.unresolved || entry.unreachable) {
       this.#remember(entry);
       return;
     }
@@ -65,10 +67,14 @@ export class BlockedCollector {
     let culprit: GuardRefusal | undefined;
     if (isRouteRefusal(message)) culprit = fresh.find((e) => e.layer === "route" && (e.isNavigation === true || e.resourceType === "document"));
     else if (isProxyRefusal(message)) {
-      culprit = fresh.find((e) => e.layer === "proxy" && !e.unresolved);
+      culprit = fresh.find((e) => e.layer === "proxy" && !e.unresolved && !e.unreachable);
       const unresolved = culprit === undefined ? fresh.find((e) => e.unresolved) : undefined;
       if (unresolved !== undefined) {
         return new BwError("DNS_UNAVAILABLE", `${unresolved.reason} (${unresolved.url})`, { details: { url: unresolved.url, reason: unresolved.reason } });
+      }
+      const unreachable = culprit === undefined ? fresh.find((e) => e.unreachable) : undefined;
+      if (unreachable !== undefined) {
+        return new BwError("NAVIGATION_FAILED", unreachable.reason, { details: { url: unreachable.url, reason: unreachable.reason } });
       }
     }
     if (culprit === undefined) return undefined;
@@ -77,7 +83,7 @@ export class BlockedCollector {
     });
   }
 
-  /** Runs a browser call; a failure the guard caused is rethrown as BLOCKED_URL (or DNS_UNAVAILABLE) and remembered. */
+  /** Runs a browser call; a failure the guard explains is rethrown as BLOCKED_URL (DNS_UNAVAILABLE, NAVIGATION_FAILED) and remembered. */
   async guardCall<T>(call: () => Promise<T>): Promise<T> {
     const mark = this.mark();
     try {

@@ -4,12 +4,13 @@
 // the browser context, and the ≤5 s decision cache in front of the daemon's
 // `guard.check` for that layer. The policy itself never enters this process.
 import type { BrowserContext, BrowserContextOptions, LaunchOptions } from "playwright-core";
-import { CachedGuard, proxyTarget, type PolicyDecision, type RequestDetails } from "../../../shared/guard-questions/index.js";
+import { CachedGuard, hostForUrl, proxyTarget, type PolicyDecision, type RequestDetails } from "../../../shared/guard-questions/index.js";
 import { GuardCheck as GuardCheckMethod } from "../../../shared/protocol/index.js";
 import type { RpcPeer } from "../../../shared/rpc.js";
 import { startGuardProxy, type Connect, type GuardProxy, type GuardProxyEvent, type PeerCheckOptions } from "../proxy/guard-proxy.js";
 import { rateLimitedLog } from "./rate-limited-log.js";
 import { installRouteLayer, type BlockedSink, type GuardRefusal } from "./route-layer.js";
+import { unreachableReason } from "./unreachable.js";
 
 /** A guard.check that takes longer than this denies (the proxy bounds its own checks the same way). */
 export const GUARD_ASK_TIMEOUT_MS = 10_000;
@@ -107,14 +108,21 @@ export class BrowserGuard {
     if (event.type === "peer-check-unavailable") {
       return this.#options.log?.(`guard proxy: cannot tell whose connections it serves (${event.reason}); uncontained, any local user can use it`);
     }
-    if (event.type !== "refused" || (event.refusal !== "denied" && event.refusal !== "dns")) return;
+    if (event.type !== "refused" || event.refusal === "invalid") return;
     let url: string;
+    let hostPort = `${event.host}:${event.port}`;
     try {
-      url = proxyTarget(event.host, event.port).url;
+      const target = proxyTarget(event.host, event.port);
+      url = target.url;
+      hostPort = `${hostForUrl(target.host)}:${target.port}`;
     } catch {
-      url = `${event.host}:${event.port}`;
+      url = hostPort;
     }
-    const entry: GuardRefusal = { url, layer: "proxy", reason: event.reason, ...(event.refusal === "dns" ? { unresolved: true as const } : {}) };
+    const entry: GuardRefusal = event.refusal === "denied"
+      ? { url, layer: "proxy", reason: event.reason }
+      : event.refusal === "dns"
+        ? { url, layer: "proxy", reason: event.reason, unresolved: true }
+        : { url, layer: "proxy", reason: unreachableReason(event.refusal, hostPort), unreachable: true };
     // The proxy cannot tell which page opened a connection: every run in flight hears of it.
     this.#sink?.(entry, undefined);
   }

@@ -7,10 +7,11 @@ import type { BlockedRequest } from "../../../shared/envelope.js";
 import type { PolicyDecision, RequestDetails } from "../../../shared/guard-questions/index.js";
 
 /**
- * A connection the guard did not make: refused by the policy, or (`unresolved`) for a host
- * the proxy could not resolve, which is no refusal and never listed in `blocked`.
+ * A connection the guard did not make: refused by the policy, or for a host the proxy could
+ * not resolve (`unresolved`) or an approved address that did not answer (`unreachable`),
+ * which are no refusals and never listed in `blocked`.
  */
-export type GuardRefusal = Omit<BlockedRequest, "count"> & { unresolved?: true };
+export type GuardRefusal = Omit<BlockedRequest, "count"> & { unresolved?: true; unreachable?: true };
 export type BlockedSink = (entry: GuardRefusal, page: Page | undefined) => void;
 export type GuardCheck = (url: string, details: RequestDetails) => Promise<PolicyDecision>;
 

@@ -2,6 +2,7 @@
 // of its own: its messages are read by ../playwright-errors.ts (pinned against
 // real Chromium), and everything past this module sees a BwError.
 import { BwError } from "../../../shared/errors.js";
+import { withoutColours } from "../../../shared/safe-text.js";
 import { isElementGone, isNavigationError, strictViolationCount } from "../playwright-errors.js";
 
 const MAX_MESSAGE_LINES = 6;
@@ -10,8 +11,7 @@ const MAX_MESSAGE_CHARS = 1_000;
 /** Playwright's message without its ANSI colours, cut to its first lines (its call log can be long). */
 export function playwrightMessage(error: unknown): string {
   const raw = error instanceof Error ? error.message : String(error);
-  // eslint-disable-next-line no-control-regex
-  const plain = raw.replace(/\u001b\[[0-9;]*m/g, "");
+  const plain = withoutColours(raw);
   const lines = plain.split("\n").filter((l) => l.trim() !== "").slice(0, MAX_MESSAGE_LINES).join("\n");
   return lines.length > MAX_MESSAGE_CHARS ? `${lines.slice(0, MAX_MESSAGE_CHARS)}…` : lines;
 }

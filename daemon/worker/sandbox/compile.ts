@@ -4,7 +4,7 @@
 // to this run, and stop working when the run is over.
 import vm from "node:vm";
 import { BwError } from "../../../shared/errors.js";
-import { snippetSources } from "../../../shared/snippet-source.js";
+import { describeSyntaxError, snippetSources } from "../../../shared/snippet-source.js";
 
 export type CompiledSnippet = (scope: object) => unknown;
 
@@ -65,8 +65,7 @@ export function compileScript(code: string, options: CompileOptions): vm.Script 
       return tryCompile(sources[i]!, options);
     } catch (error) {
       if (i < sources.length - 1) continue;
-      const message = error instanceof Error ? error.message : String(error);
-      throw new BwError("SNIPPET_SYNTAX_ERROR", `the snippet does not parse: ${message}`);
+      throw new BwError("SNIPPET_SYNTAX_ERROR", `the snippet does not parse: ${describeSyntaxError(error, code)}`);
     }
   }
 }

@@ -14,6 +14,7 @@ import { contextFacades } from "./context-facades.js";
 import { contextPrimordials } from "./context-primordials.js";
 import { contextState, type ObjectKind } from "./context-state.js";
 import { contextValues } from "./context-values.js";
+import { withoutColours } from "../../../shared/safe-text.js";
 import { FACADE_SPEC } from "./facade-spec.js";
 import { pureCall } from "./host-pure.js";
 import { ScriptCache } from "./script-cache.js";
@@ -43,7 +44,8 @@ export interface SandboxHost {
 export function toErrorReply(error: unknown): ErrorReply {
   if (error && typeof error === "object") {
     const e = error as { name?: unknown; message?: unknown; code?: unknown };
-    const reply: ErrorReply = { name: String(e.name ?? "Error"), message: String(e.message ?? "") };
+    // Playwright colours its call logs; a snippet (and its envelope) gets the plain text.
+    const reply: ErrorReply = { name: String(e.name ?? "Error"), message: withoutColours(String(e.message ?? "")) };
     if (typeof e.code === "string") reply.code = e.code;
     return reply;
   }
