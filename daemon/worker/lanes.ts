@@ -1,8 +1,8 @@
 // The worker's main thread, shared fairly between sessions. Each session's
 // page calls go through a lane of its own: the lane's budget (lane-budget.ts)
 // refuses what is past its caps before it reaches the browser, and at most
-// RUNNING_PER_LANE of its calls run at once (one screenshot) while the rest
-// wait their turn in order. A session firing thousands of calls thus has a
+// RUNNING_PER_LANE of its calls run at once (one screenshot; a call that
+// waits on the page gives its slot up) while the rest wait their turn in order. A session firing thousands of calls thus has a
 // handful of tasks on the event loop at any moment, and another session's
 // call waits behind those, not behind thousands.
 import { laneLimitsOf, LIMIT_DEFAULTS, type LaneLimits } from "../../shared/config-limits.js";
@@ -14,6 +14,26 @@ import { LaneBudget, resultRefusal } from "./lane-budget.js";
  * let it reach ~9×; calls to one page mostly take turns in its renderer anyway.
  */
 export const RUNNING_PER_LANE = 4;
+
+/**
+ * A call still running after this long is waiting on the page (an action waiting for its element, a slow page
+ * function), not working the main thread: its slot goes to the session's next call. Without it, four clicks waiting
+ * for elements that a later call of the same session would make would wait for ever behind each other.
+ */
+export const SLOT_HOLD_MS = 100;
+
+/** Takes a slot: `free` runs once, when the returned release is called or SLOT_HOLD_MS have passed. */
+export function heldSlot(free: () => void): () => void {
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    clearTimeout(timer);
+    free();
+  };
+  const timer = setTimeout(release, SLOT_HOLD_MS);
+  return release;
+}
 
 /**
  * How a realm message uses the main thread: `waits` only waits for the page (waitForSelector, waitForURL…) and holds
@@ -64,12 +84,18 @@ export class Lanes {
     const kind = callKind(call.message);
     return new Promise<T>((resolve, reject) => {
       const start = () => {
-        const slot = kind !== "waits";
-        if (slot) own.running++;
+        let releaseSlot = () => {};
+        if (kind !== "waits") {
+          own.running++;
+          releaseSlot = heldSlot(() => {
+            own.running--;
+            this.next(own);
+          });
+        }
         if (kind === "heavy") own.heavy++;
         // The slot and the bytes are given back before the caller hears: its next call finds them free.
         const finish = () => {
-          if (slot) own.running--;
+          releaseSlot();
           if (kind === "heavy") own.heavy--;
           own.budget.release(size);
           if (own.budget.calls === 0) this.lanes.delete(session);

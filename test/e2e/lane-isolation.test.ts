@@ -133,6 +133,14 @@ describe("sessions share no fate", () => {
     });
   });
 
+  it("calls waiting on the page give way: reads waiting for elements that a later call of the same session adds all answer", async () => {
+    const r = await exec("waits", `await page.setContent("<p>x</p>");
+      const reads = Array.from({ length: 8 }, (_, i) => page.textContent("#b" + i));
+      await page.evaluate(() => { for (let i = 0; i < 8; i++) { const b = document.createElement("b"); b.id = "b" + i; b.textContent = String(i); document.body.append(b); } });
+      return (await Promise.all(reads)).join("")`, ["--timeout", "30"]);
+    expect(r).toMatchObject({ ok: true, result: "01234567" });
+  });
+
   it("a session with thousands of calls in flight does not starve another: its calls complete in order, with no reset", async () => {
     const hog = await beside(`const end = Date.now() + 6000; let rounds = 0;
       while (Date.now() < end) { await Promise.all(Array.from({ length: 900 }, () => page.title())); rounds++; }

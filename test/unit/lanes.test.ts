@@ -1,7 +1,7 @@
 // Lanes: what one session's page calls may hold of the worker's main thread.
 import { describe, expect, it } from "vitest";
 import { LaneBudget, wireSize } from "../../daemon/worker/lane-budget.js";
-import { callKind, Lanes, RUNNING_PER_LANE } from "../../daemon/worker/lanes.js";
+import { callKind, Lanes, RUNNING_PER_LANE, SLOT_HOLD_MS } from "../../daemon/worker/lanes.js";
 import { laneLimitsOf, LIMIT_DEFAULTS } from "../../shared/config-limits.js";
 
 const limits = { maxCallArgBytes: 1_000, maxCallResultBytes: 1_000, maxSessionBytesInFlight: 2_500, maxSessionCallsInFlight: 40 };
@@ -71,6 +71,21 @@ describe("Lanes", () => {
     shots[1]!.open();
     for (const w of waits) w.open();
     expect([callKind({ op: "urlWait" }), callKind({ op: "dialog" }), callKind({ op: "call", method: "title" })]).toEqual(["waits", "waits", "call"]);
+  });
+
+  it("a call still running after SLOT_HOLD_MS gives its slot to the next (it waits on the page, not on this thread)", async () => {
+    const lanes = new Lanes(limits);
+    const started: string[] = [];
+    const stuck = Array.from({ length: RUNNING_PER_LANE }, (_, i) => gate(started, `stuck${i}`));
+    for (const g of stuck) void lanes.submit("s", { message: call(), run: g.run });
+    const after = gate(started, "after");
+    const answer = lanes.submit("s", { message: call(), run: after.run });
+    expect(started).not.toContain("after");
+    await new Promise((r) => setTimeout(r, SLOT_HOLD_MS * 3));
+    expect(started).toContain("after");
+    after.open("made");
+    await expect(answer).resolves.toBe("made");
+    for (const g of stuck) g.open();
   });
 
   it("refuses a result past maxCallResultBytes, and a call past the caps before it runs", async () => {

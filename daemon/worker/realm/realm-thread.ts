@@ -9,7 +9,7 @@ import { parentPort, receiveMessageOnPort, workerData } from "node:worker_thread
 import { isOwnRealmError } from "../../../shared/error-text.js";
 import { BwError } from "../../../shared/errors.js";
 import { argsRefusal, LaneBudget } from "../lane-budget.js";
-import { callKind, RUNNING_PER_LANE } from "../lanes.js";
+import { callKind, heldSlot, RUNNING_PER_LANE } from "../lanes.js";
 import { RunTimers } from "../run-timers.js";
 import { SnippetContext, toErrorReply } from "../sandbox/context.js";
 import type { FromRealm, RealmInit, Reply, SandboxMessage, SyncAnswer, ToRealm } from "./realm-messages.js";
@@ -29,14 +29,26 @@ function startRealm(init: RealmInit): void {
   const port = parentPort!;
   const signal = new Int32Array(init.signal);
   const post = (message: FromRealm) => port.postMessage(message);
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void; size: number; slot: boolean }>();
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void; size: number; slot: boolean; release?: () => void }>();
   // The session's lane starts here: at most RUNNING_PER_LANE of its calls (waits aside) are on the main thread at
   // once, the rest wait in this thread, so a burst of thousands never lands on the main thread's event loop.
   const held: { id: number; m: SandboxMessage }[] = [];
   let posted = 0;
   const send = (id: number, m: SandboxMessage, slot: boolean) => {
-    if (slot) posted++;
+    if (slot) {
+      posted++;
+      pending.get(id)!.release = heldSlot(() => {
+        posted--;
+        pump();
+      });
+    }
     post({ t: "async", id, m });
+  };
+  const pump = () => {
+    while (posted < RUNNING_PER_LANE && held.length > 0) {
+      const next = held.shift()!;
+      send(next.id, next.m, true);
+    }
   };
   const budget = new LaneBudget(init.limits);
   let nextCallId = 1;
@@ -181,11 +193,7 @@ function startRealm(init: RealmInit): void {
         if (!call) break;
         pending.delete(message.id);
         budget.release(call.size);
-        if (call.slot) posted--;
-        while (posted < RUNNING_PER_LANE && held.length > 0) {
-          const next = held.shift()!;
-          send(next.id, next.m, true);
-        }
+        call.release?.();
         if (message.reply.ok) call.resolve(message.reply.value);
         else call.reject(fail(message.reply.error));
         break;
