@@ -1,6 +1,7 @@
 // npm run bench [-- --quick] [-- --peers]: every scenario, a table each, and a
 // JSON file in bench/results/. Ratios are against baselines measured in the
-// same run. --peers (or --only=peers) adds agent-browser and playwright-cli.
+// same run. --peers (or --only=peers) adds agent-browser and playwright-cli,
+// and Playwright MCP beside `betterwright mcp`; --only=mcp-peers the latter alone.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,13 +19,16 @@ import { operations } from "./scenarios/operations.js";
 import { scale } from "./scenarios/scale.js";
 import { warmCli } from "./scenarios/startup.js";
 import { remoteBrowsers } from "./scenarios/remote.js";
+import { stealthAndWebmcp } from "./scenarios/stealth.js";
 import { peersSideBySide } from "./peers/side-by-side.js";
+import { mcpPeersSideBySide } from "./peers/mcp-side-by-side.js";
 import { formatAims, judge, mark, type Verdict } from "./aims.js";
 import { printTable } from "./stats.js";
 
 const quick = process.argv.includes("--quick");
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 const peers = process.argv.includes("--peers") || only?.includes("peers") === true;
+const mcpPeers = peers || only?.includes("mcp-peers") === true;
 const scenarios: [string, typeof warmCli][] = [
   ["warm CLI call", warmCli],
   ["library call", libraryCall],
@@ -40,6 +44,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["typed operations", operations],
   ["MCP front door", mcpCall],
   ["HTTP front door", httpCall],
+  ["stealth mode and WebMCP", stealthAndWebmcp],
   ["remote browsers", remoteBrowsers],
   ["scale: sessions in one daemon", scale],
 ];
@@ -63,11 +68,16 @@ try {
     verdicts.push(...judged.filter((v): v is Verdict => v !== undefined));
     printTable(title, rows, (row) => (row.aim === undefined ? "" : mark(judged[rows.indexOf(row)]?.met)));
   }
-  if (peers) {
-    process.stderr.write("running: peers, side by side\n");
-    const side = await peersSideBySide(ctx);
-    results.peers = side;
-    process.stdout.write(`\n## Peers, side by side\n\n${side.date}, browser ${side.browser}; (n×) is how many times the row's best\n\n${side.table}`);
+  const sides = [
+    { wanted: peers, key: "peers", title: "Peers, side by side", measure: peersSideBySide },
+    { wanted: mcpPeers, key: "mcpPeers", title: "MCP, side by side with Playwright MCP", measure: mcpPeersSideBySide },
+  ];
+  for (const { wanted, key, title, measure } of sides) {
+    if (!wanted) continue;
+    process.stderr.write(`running: ${title}\n`);
+    const side = await measure(ctx);
+    results[key] = side;
+    process.stdout.write(`\n## ${title}\n\n${side.date}, browser ${side.browser}; (n×) is how many times the row's best\n\n${side.table}`);
     verdicts.push(...side.verdicts);
   }
   if (verdicts.length) process.stdout.write(`\n## Aims\n\n${formatAims(verdicts)}`);

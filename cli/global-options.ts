@@ -13,6 +13,7 @@ export interface GlobalArgs {
   "require-containment"?: boolean;
   "browser-endpoint"?: string[];
   "trust-remote-egress"?: boolean;
+  stealth?: boolean;
   "block-private-network"?: boolean;
   "block-loopback"?: boolean;
   "allow-host"?: string[];
@@ -30,6 +31,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: "require-containment", type: "boolean", describe: "Refuse to start the daemon when its worker cannot be contained (env BETTERWRIGHT_REQUIRE_CONTAINMENT)" },
   { name: "browser-endpoint", type: "array", describe: "Place sessions on a remote browser: ws://… (Playwright browser server) or cdp+http://… (repeatable; env BETTERWRIGHT_BROWSER_ENDPOINTS; see docs/remote-browsers.md)" },
   { name: "trust-remote-egress", type: "boolean", describe: "Allow remote browsers the guard cannot hold (CDP endpoints); every envelope then warns GUARD_NOT_ENFORCED" },
+  { name: "stealth", type: "boolean", describe: "Snippets' page evaluation in an isolated world, automation traces removed; page globals unreadable (env BETTERWRIGHT_STEALTH; docs/stealth.md)" },
 ];
 
 export const POLICY_OPTIONS: readonly OptionSpec[] = [
@@ -63,5 +65,6 @@ export function flagsFrom(args: GlobalArgs & { session?: string; timeout?: numbe
   if (args.policy !== undefined) flags.policy = args.policy;
   if (args["browser-endpoint"]?.length) flags.browserEndpoint = args["browser-endpoint"].map(String);
   if (args["trust-remote-egress"]) flags.trustRemoteEgress = true;
+  if (args.stealth) flags.stealth = true;
   return flags;
 }

@@ -87,6 +87,7 @@ function targetFromFlags(spec: OperationSpec, flags: Record<string, unknown>): T
 }
 
 function word(arg: ArgSpec, value: string, path: string): unknown {
+  if (arg.type.kind === "json") return parseJsonFlag(path, value);
   if (arg.type.kind === "number") {
     const n = Number(value);
     if (value.trim() === "" || !Number.isFinite(n)) bad(path, `expected a number, got ${JSON.stringify(value.slice(0, 40))}`);

@@ -60,6 +60,15 @@ const FORMATS: Readonly<Record<string, (r: Result, lines: Lines) => void>> = {
   fill_form: (r, { out }) => out.push(`filled ${str(r.filled)} fields`),
   select: (r, { out }) => out.push(`selected ${Array.isArray(r.selected) ? r.selected.map(str).join(", ") : ""} in ${str(r.target)}`),
   dialog: (r, { out }) => out.push(`the next dialog on ${str(r.pageId)} will be ${r.armed === "accept" ? "accepted" : "dismissed"}`),
+  webmcp_tools: (r, { out, note }) => {
+    const tools = Array.isArray(r.tools) ? (r.tools as Result[]) : [];
+    out.push(...tools.map((t) => `${str(t.name)}${t.submits ? " (acts on its own: --confirm)" : ""}  ${str(t.description)}`));
+    note.push(`[${str(r.total)} tools${r.omitted ? `, ${str(r.omitted)} not listed` : ""} · written by the page: untrusted]`);
+  },
+  webmcp_call: (r, { out, note }) => {
+    out.push(str(r.result));
+    note.push(`[${str(r.tool)} answered${r.truncated ? `, cut at ${str(r.result).length} of ${str(r.totalChars)} characters` : ""} · written by the page: untrusted]`);
+  },
 };
 
 function fields(value: unknown, out: string[]): void {

@@ -36,6 +36,13 @@ export interface BetterWrightOptions {
   env?: NodeJS.ProcessEnv;
   /** The network policy (a NetworkPolicy or its options); part of the daemon's settings. */
   policy?: PolicyOption;
+  /**
+   * Drive betterwright serve's sessions (named by UUID) and load its saved states (`http-…`).
+   * Without it those names are refused (INVALID_ARGUMENT), so that nothing but serve's HTTP API uses them by accident.
+   */
+  serveSessions?: boolean;
+  /** Stealth mode: page evaluation in an isolated world, automation traces removed (docs/stealth.md); part of the daemon's settings. */
+  stealth?: boolean;
 }
 
 export interface RunOptions {
@@ -78,6 +85,7 @@ export class BetterWright {
   private connection: Promise<DaemonConnection> | undefined;
   /** A policy with a custom hook: it runs with the host in this process. */
   private localPolicy: NetworkPolicy | undefined;
+  private serveSessions = false;
 
   constructor(options: BetterWrightOptions = {}) {
     this.env = options.env ?? process.env;
@@ -87,14 +95,16 @@ export class BetterWright {
     if (options.browser !== undefined) flags.browser = options.browser;
     if (options.headless === false) flags.headed = true;
     if (options.daemon === false) flags.noDaemon = true;
+    if (options.stealth === true) flags.stealth = true;
     this.config = resolveConfig({ flags, env: this.env });
+    this.serveSessions = options.serveSessions === true;
     if (options.policy !== undefined) this.localPolicy = applyPolicyOption(this.config, options.policy, options.daemon);
   }
 
   /** For front ends (the CLI) that have already resolved their configuration. */
-  static fromConfig(config: ResolvedConfig, env: NodeJS.ProcessEnv): BetterWright {
+  static fromConfig(config: ResolvedConfig, env: NodeJS.ProcessEnv, options: Pick<BetterWrightOptions, "serveSessions"> = {}): BetterWright {
     const bw = new BetterWright({ env: {} });
-    Object.assign(bw, { config, env });
+    Object.assign(bw, { config, env, serveSessions: options.serveSessions === true });
     return bw;
   }
 
@@ -106,8 +116,8 @@ export class BetterWright {
   private connect(forBrowser = false): Promise<DaemonConnection> {
     if (!this.connection) {
       const pending: Promise<DaemonConnection> = this.config.settings.noDaemon
-        ? connectInProcess(this.config, this.localPolicy)
-        : connectDaemon(this.config, this.env, forBrowser);
+        ? connectInProcess(this.config, this.localPolicy, this.serveSessions)
+        : connectDaemon(this.config, this.env, forBrowser, this.serveSessions);
       this.connection = pending;
       pending.then(
         (c) => c.peer.onClose(() => { if (this.connection === pending) this.connection = undefined; }),

@@ -80,7 +80,8 @@ async function startAndConnect(layout: HomeLayout, bootstrap: DaemonBootstrap, e
 }
 
 /** `forBrowser`: the call needs a browser, so a daemon started for it starts its worker at once. */
-export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessEnv, forBrowser = false): Promise<DaemonConnection> {
+/** `serveNames`: this client may use betterwright serve's session and state names (shared/names.ts). */
+export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessEnv, forBrowser = false, serveNames = false): Promise<DaemonConnection> {
   const { settings } = config;
   const stated = statedSettings(config);
   const layout = layoutFor(settings.home, settings.profile);
@@ -92,7 +93,7 @@ export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessE
     }
     let hello;
     try {
-      hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: stated as Record<string, unknown> });
+      hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: stated as Record<string, unknown>, ...(serveNames ? { serveNames } : {}) });
     } catch (error) {
       peer.close();
       throw error;

@@ -14,7 +14,7 @@ export interface InProcessConnection extends DaemonConnection {
 }
 
 /** `policy`: a NetworkPolicy with a custom hook, run by the host in this process. */
-export async function connectInProcess(config: ResolvedConfig, policy?: NetworkPolicy): Promise<InProcessConnection> {
+export async function connectInProcess(config: ResolvedConfig, policy?: NetworkPolicy, serveNames = false): Promise<InProcessConnection> {
   const { settings } = config;
   const { startInProcessHost } = await import("../daemon/in-process.js");
   const host = await startInProcessHost({
@@ -29,7 +29,7 @@ export async function connectInProcess(config: ResolvedConfig, policy?: NetworkP
     throw isErrorCode(code) && !(error instanceof BwError) ? BwError.from((error as BwError).toJSON()) : error;
   });
   const peer = new RpcClient(host.stream);
-  const hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: {}, inspect: true });
+  const hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: {}, inspect: true, ...(serveNames ? { serveNames } : {}) });
   return {
     peer,
     daemon: hello.daemon,

@@ -1,10 +1,12 @@
 // The package's public surface.
+// Node's types come with the package (@types/node is a dependency): the API takes signals and environments.
+/// <reference types="node" preserve="true" />
 export { BetterWright, type BetterWrightOptions, type RunOptions, type CreateSessionOptions } from "./betterwright.js";
 export type { StateApi } from "./state-api.js";
 export type { SessionCreateResult, StateInfo, StateListing, StateSaveResult } from "../shared/protocol/index.js";
 export type { Geolocation, SessionSettings, Viewport } from "../shared/session-settings.js";
 export { BwError, ERROR_CODES, type ErrorCode } from "../shared/errors.js";
-export type { Envelope, PageInfo, ConsoleEntry, ArtifactInfo, Warning } from "../shared/envelope.js";
+export type { Envelope, OkEnvelope, FailedEnvelope, EnvelopeBase, PageInfo, ConsoleEntry, ArtifactInfo, Warning } from "../shared/envelope.js";
 export { NetworkPolicy } from "../shared/network-policy/index.js";
 export type { CustomHook, NetworkPolicyOptions, PolicyDecision, RequestDetails } from "../shared/network-policy/index.js";
 export type { PolicyCheckResult, AddressDecision } from "../shared/protocol/index.js";

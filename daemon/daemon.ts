@@ -44,6 +44,8 @@ import type { WorkerLink } from "./worker-host/process.js";
 
 export interface ConnectionContext {
   greeted: boolean;
+  /** Said at hello: this connection may use betterwright serve's session and state names. */
+  serveNames?: boolean;
 }
 
 export interface DaemonOptions {
@@ -136,6 +138,7 @@ export class Daemon {
       () => ({
         browser: options.settings.browser,
         headless: options.settings.headless,
+        ...(options.settings.stealth ? { stealth: true } : {}),
         ...this.workerDirs(),
         routeRequests: this.guard.settings.custom === true,
         limits: laneLimitsOf({ ...LIMIT_DEFAULTS, ...options.settings.limits }),
@@ -143,7 +146,7 @@ export class Daemon {
       }),
       (link) => this.workerRegistry(link),
       (line) => this.log.write(line),
-      () => spawnWorker(planFor(this.layout, this.workerDirs(), { explicit: options.settings.browser, headless: options.settings.headless }, this.containment, process.env, remoteUsesTls(options.settings.remote))),
+      () => spawnWorker(planFor(this.layout, this.workerDirs(), { explicit: options.settings.browser, headless: options.settings.headless, stealth: options.settings.stealth === true }, this.containment, process.env, remoteUsesTls(options.settings.remote))),
     );
     const stateCaps = options.settings.states ?? STATE_DEFAULTS;
     this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });

@@ -37,7 +37,7 @@ function startEarlyWorker(bootstrap: DaemonBootstrap, containment: ContainmentSt
     const layout = layoutFor(bootstrap.home, bootstrap.profile);
     // Nothing goes into a home another user could change; the Daemon's constructor checks it again.
     prepareHome(layout);
-    const browser = { explicit: bootstrap.settings.browser, headless: bootstrap.settings.headless };
+    const browser = { explicit: bootstrap.settings.browser, headless: bootstrap.settings.headless, stealth: bootstrap.settings.stealth === true };
     return spawnWorker(planFor(layout, profileWorkerDirs(layout), browser, containment, process.env));
   } catch {
     // A home we cannot write or must not use: the daemon's own start reports why; a later call spawns the worker as usual.

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { LIMIT_DEFAULTS, raiseHint, type LimitSettings } from "../shared/config-limits.js";
 import { BwError, toBwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
-import type { Envelope, WorkerOutcome } from "../shared/envelope.js";
+import { envelopeOf, type Envelope, type WorkerOutcome } from "../shared/envelope.js";
 import { transcriptPath, type HomeLayout } from "../shared/paths.js";
 import { WorkerCancel, WorkerCloseSession, WorkerExec, WorkerOp, type SessionSummary } from "../shared/protocol/index.js";
 import { opTranscriptText, type OpCall } from "./op-transcript.js";
@@ -236,9 +236,7 @@ export class SessionRegistry {
         ? failed(new BwError("CANCELLED", "the run was cancelled before it started"))
         : session.closed ? failed(session.closingError()) : await this.runOnWorker(session, request, runId, deadline);
       const { outcome, snippet } = this.filterOutput(raw, request.op ? opTranscriptText(request.op, raw.secretArgs) : snippetTranscriptText(request));
-      const envelope: Envelope = await this.finishEnvelope({
-        ok: outcome.ok,
-        ...(outcome.ok ? (outcome.result === undefined ? {} : { result: outcome.result }) : { error: outcome.error! }),
+      const envelope: Envelope = await this.finishEnvelope(envelopeOf(outcome, {
         session: request.session,
         profile: this.layout.profile,
         runId,
@@ -251,7 +249,7 @@ export class SessionRegistry {
         ...(outcome.blocked?.length ? { blocked: outcome.blocked } : {}),
         // Cut short in the worker (too large to cross): only the preview came.
         ...(outcome.truncated ? { truncated: true, preview: outcome.preview ?? "" } : {}),
-      }, outcome);
+      }), outcome);
       session.lastUsedAt = this.now();
       this.record(session, envelope, {
         seq: envelope.seq,
@@ -261,7 +259,7 @@ export class SessionRegistry {
         snippet,
         ...(request.op ? { op: request.op.name } : {}),
         ok: envelope.ok,
-        ...(envelope.ok ? { result: preview(envelope.truncated ? envelope.preview : envelope.result) } : { error: { code: envelope.error!.code, message: envelope.error!.message } }),
+        ...(envelope.ok ? { result: preview(envelope.truncated ? envelope.preview : envelope.result) } : { error: { code: envelope.error.code, message: envelope.error.message } }),
         artifacts: envelope.artifacts.map((a) => a.path),
         pages: envelope.pages.map((p) => p.url),
       });

@@ -16,6 +16,8 @@ export interface BrowserCandidate {
 export interface DiscoveryInput {
   explicit: string | null;
   headless: boolean;
+  /** Full Chromium before the headless shell even when headless (stealth mode: the shell tells itself apart; docs/stealth.md). */
+  preferFull?: boolean;
   /** Seams for tests. */
   exists?: (file: string) => boolean;
   playwrightCacheDirs?: string[];
@@ -100,15 +102,18 @@ export function findBrowser(input: DiscoveryInput): Discovery {
 }
 
 function searchCandidates(input: DiscoveryInput, dirs: string[], exists: (f: string) => boolean): BrowserCandidate | undefined {
-  const cached = fromPlaywrightCache(dirs, input.headless, exists);
-  if (cached) return cached;
-  if (input.headless) {
-    const shell = SYSTEM_HEADLESS_SHELL.find(exists);
-    if (shell) return { path: shell, source: "system", headlessShell: true };
+  const systemShell = (): BrowserCandidate | undefined => {
+    const found = input.headless ? SYSTEM_HEADLESS_SHELL.find(exists) : undefined;
+    return found ? { path: found, source: "system", headlessShell: true } : undefined;
+  };
+  const systemFull = (): BrowserCandidate | undefined => {
+    const found = SYSTEM_CHROMIUM.find(exists);
+    return found ? { path: found, source: "system", headlessShell: false } : undefined;
+  };
+  if (input.headless && input.preferFull) {
+    return fromPlaywrightCache(dirs, false, exists) ?? systemFull() ?? fromPlaywrightCache(dirs, true, exists) ?? systemShell();
   }
-  const full = SYSTEM_CHROMIUM.find(exists);
-  if (full) return { path: full, source: "system", headlessShell: false };
-  return undefined;
+  return fromPlaywrightCache(dirs, input.headless, exists) ?? systemShell() ?? systemFull();
 }
 
 export const INSTALL_HINT = "betterwright setup   (on Debian/Ubuntu as root: apt-get install -y chromium-headless-shell chromium)";

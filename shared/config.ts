@@ -89,6 +89,8 @@ export interface DaemonSettings {
   requireContainment: boolean;
   /** Remote browsers the sessions are placed on, and the guard offered to them (docs/remote-browsers.md). */
   remote: RemoteSettings;
+  /** Snippets' page evaluation in an isolated world, the driver's known traces removed (docs/stealth.md). */
+  stealth: boolean;
 }
 
 export interface Settings extends DaemonSettings {
@@ -119,6 +121,7 @@ export interface FlagInput {
   /** Remote browser endpoints (`--browser-endpoint`, repeatable). */
   browserEndpoint?: string[];
   trustRemoteEgress?: boolean;
+  stealth?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -162,11 +165,12 @@ interface Layer {
   states?: Partial<StateSettings>;
   requireContainment?: boolean;
   remote?: RemoteLayer;
+  stealth?: boolean;
 }
 
 const FILE_KEYS = new Set([
   "browser", "headless", "timeoutSeconds", "sessionTtlSeconds", "daemonIdleSeconds",
-  "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "policy", "requireContainment", "profiles",
+  "allowLoopback", "allowPrivateNetwork", "allowHosts", "blockHosts", "policy", "requireContainment", "stealth", "profiles",
   ...REMOTE_FILE_KEYS,
   ...Object.values(ARTIFACT_SOURCES).map((s) => s.key),
   ...Object.values(LIMIT_SOURCES).map((s) => s.key),
@@ -212,6 +216,7 @@ function layerFromObject(raw: Record<string, unknown>, source: Source): Layer {
   if (raw.allowHosts !== undefined) layer.allowHosts = asHostList(raw.allowHosts, source, "allowHosts");
   if (raw.blockHosts !== undefined) layer.blockHosts = asHostList(raw.blockHosts, source, "blockHosts");
   if (raw.requireContainment !== undefined) layer.requireContainment = asBool(raw.requireContainment, source, "requireContainment");
+  if (raw.stealth !== undefined) layer.stealth = asBool(raw.stealth, source, "stealth");
   addCounts(layer, (key) => raw[key], () => source);
   return withRemote(layer, remoteLayerFromObject(raw, source));
 }
@@ -282,6 +287,7 @@ function layerFromEnv(env: NodeJS.ProcessEnv): Layer {
   if (env.BETTERWRIGHT_REQUIRE_CONTAINMENT) {
     layer.requireContainment = asBool(env.BETTERWRIGHT_REQUIRE_CONTAINMENT, src("BETTERWRIGHT_REQUIRE_CONTAINMENT"), "require-containment");
   }
+  if (env.BETTERWRIGHT_STEALTH) layer.stealth = asBool(env.BETTERWRIGHT_STEALTH, src("BETTERWRIGHT_STEALTH"), "stealth");
   return withRemote(layer, remoteLayerFromEnv(env));
 }
 
@@ -297,6 +303,7 @@ function layerFromFlags(flags: FlagInput): Layer {
   if (flags.allowHost?.length) layer.allowHosts = asHostList(flags.allowHost, "flag --allow-host", "allow-host");
   if (flags.blockHost?.length) layer.blockHosts = asHostList(flags.blockHost, "flag --block-host", "block-host");
   if (flags.requireContainment) layer.requireContainment = true;
+  if (flags.stealth) layer.stealth = true;
   return withRemote(layer, remoteLayerFromFlags(flags));
 }
 
@@ -344,6 +351,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
     states: { ...STATE_DEFAULTS, ...statedStates },
     requireContainment: merged.requireContainment ?? false,
     remote: remote.settings,
+    stealth: merged.stealth ?? false,
     noDaemon: flags.noDaemon ?? (env.BETTERWRIGHT_NO_DAEMON ? asBool(env.BETTERWRIGHT_NO_DAEMON, "environment BETTERWRIGHT_NO_DAEMON", "no-daemon") : false),
   };
   if (merged.browser !== undefined) explicit.browser = settings.browser;
@@ -356,6 +364,7 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
   if (Object.keys(statedStates).length > 0) explicit.states = settings.states;
   if (merged.requireContainment !== undefined) explicit.requireContainment = settings.requireContainment;
   if (remote.stated) explicit.remote = settings.remote;
+  if (merged.stealth !== undefined) explicit.stealth = settings.stealth;
   const statedPolicy: Partial<PolicySettings> = {};
   for (const key of POLICY_KEYS) {
     if (merged[key] !== undefined) Object.assign(statedPolicy, { [key]: merged[key] });
@@ -365,8 +374,8 @@ export function resolveConfig(options: { flags?: FlagInput; env?: NodeJS.Process
 }
 
 export function daemonSettingsOf(settings: Settings): DaemonSettings {
-  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote } = settings;
-  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote };
+  const { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote, stealth } = settings;
+  return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote, stealth };
 }
 
 export { DEFAULT_PROFILE, LIMIT_DEFAULTS, LIMIT_SOURCES, type LimitSettings };

@@ -42,10 +42,8 @@ export interface BlockedRequest {
   count: number;
 }
 
-export interface Envelope {
-  ok: boolean;
-  result?: unknown;
-  error?: ErrorShape;
+/** What every envelope carries, whether its run succeeded or not. */
+export interface EnvelopeBase {
   session: string;
   profile: string;
   runId: string;
@@ -62,6 +60,27 @@ export interface Envelope {
   blocked?: BlockedRequest[];
   /** Downloads started during the run: accepted ones and rejected ones with a reason code. */
   downloads?: DownloadOutcome[];
+}
+
+export interface OkEnvelope extends EnvelopeBase {
+  ok: true;
+  result?: unknown;
+  error?: undefined;
+}
+
+export interface FailedEnvelope extends EnvelopeBase {
+  ok: false;
+  error: ErrorShape;
+  result?: undefined;
+}
+
+/** `if (envelope.ok)` narrows it: `result` on success, `error` on failure. */
+export type Envelope = OkEnvelope | FailedEnvelope;
+
+/** An outcome's verdict over `rest`, with `ok` and then `result` or `error` first, as callers read them. */
+export function envelopeOf(verdict: { ok: boolean; result?: unknown; error?: ErrorShape }, rest: EnvelopeBase): Envelope {
+  if (verdict.ok) return { ok: true, ...(verdict.result === undefined ? {} : { result: verdict.result }), ...rest };
+  return { ok: false, error: verdict.error!, ...rest };
 }
 
 /** What the worker reports for one run; the daemon adds identity and sequence. */
@@ -82,6 +101,31 @@ export interface WorkerOutcome {
   secretArgs?: string[];
   /** On remote browsers: the endpoint the session lives on (`sessions` shows it). */
   placement?: string;
+  /** When `result.text` is a part cut out of a longer text: the text around it, so that the daemon redacts across the cut (then drops this). */
+  textContext?: TextContext;
+}
+
+/** The text on either side of a part cut out of a longer text (at most CUT_CONTEXT_CHARS each). */
+export interface TextContext {
+  before: string;
+  after: string;
+  /** `before` reaches the start of the whole text; `after` reaches its end. */
+  fromStart: boolean;
+  toEnd: boolean;
+}
+
+/**
+ * How much text the worker sends on each side of a cut. A secret whose longest
+ * spelling is wider is still never shown in part: the daemon withholds the
+ * stretch next to the cut that could hold its start or its end.
+ */
+export const CUT_CONTEXT_CHARS = 4_096;
+
+/** The context of text[start, end). */
+export function textContextAround(text: string, start: number, end: number): TextContext {
+  const from = Math.max(0, start - CUT_CONTEXT_CHARS);
+  const to = Math.min(text.length, end + CUT_CONTEXT_CHARS);
+  return { before: text.slice(from, start), after: text.slice(end, to), fromStart: from === 0, toEnd: to === text.length };
 }
 
 /** One download: accepted (in the session's artifact folder) or rejected with an error-table code. */

@@ -46,6 +46,9 @@ export const ERROR_CODES = {
   DOWNLOAD_LIMIT: { retryable: false, exit: 1, summary: "A session of the HTTP API already keeps as many PDFs as it may." },
   CONTAINMENT_UNAVAILABLE: { retryable: false, exit: 3, summary: "The worker cannot be contained here (no bwrap, no user namespaces, not Linux): a warning on every envelope, or the daemon's refusal to start under requireContainment." },
   GUARD_NOT_ENFORCED: { retryable: false, exit: 3, summary: "A remote browser that cannot be made to use the guard proxy (a CDP endpoint): refused unless trustRemoteEgress is set, and then a warning on every envelope of its sessions." },
+  WEBMCP_UNSUPPORTED: { retryable: false, exit: 1, summary: "The page has no WebMCP (`document.modelContext`): the browser does not support it, or the page is not a secure context." },
+  WEBMCP_TOOL_NOT_FOUND: { retryable: false, exit: 1, summary: "The page registers no WebMCP tool by that name (the message lists those it does)." },
+  CONFIRMATION_REQUIRED: { retryable: false, exit: 1, summary: "The WebMCP tool acts on its own (it submits a form or takes a consequential action); nothing was done. Call it again with `confirm: true` if that is intended." },
 } as const satisfies Record<string, { retryable: boolean; exit: 1 | 2 | 3; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

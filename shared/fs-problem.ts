@@ -1,6 +1,7 @@
 // Filesystem failures a user can act on, in plain words: a full disk, a
 // read-only mount, a path that runs through a file. Messages name the path
 // and keep the errno code for searching.
+import { BwError } from "./errors.js";
 
 const PLAIN: Record<string, string> = {
   ENOSPC: "no space left on the device",
@@ -41,4 +42,10 @@ export function isStorageFailure(error: unknown): boolean {
 export function fsErrorTarget(error: unknown): { action: string; target: string } {
   const e = error as NodeJS.ErrnoException;
   return { action: typeof e.syscall === "string" ? e.syscall : "write", target: typeof e.path === "string" ? e.path : "a file under the home" };
+}
+
+/** A full or read-only disk is the machine's condition, not a defect: it gets its own code and plain words. */
+export function storageError(error: unknown): BwError {
+  const { action, target } = fsErrorTarget(error);
+  return new BwError("STORAGE_UNAVAILABLE", describeFsError(error, action, target), { cause: error });
 }

@@ -33,6 +33,20 @@ export function validateName(name: unknown, kind: NameKind): string {
   return name as string;
 }
 
+/** betterwright serve's session ids: UUIDs of versions 1 to 8 with the RFC 9562 variant, in either case. */
+export const SERVE_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+/** betterwright serve saves each session's state as `http-<id>`. */
+export const SERVE_STATE_PREFIX = "http-";
+
+/**
+ * Whether a session or state name is one betterwright serve uses for its own
+ * sessions (a UUID) and their saved states (`http-…`). Other clients of the
+ * profile's daemon drive or load them only when they opted in.
+ */
+export function isServeName(name: string, kind: "session" | "state"): boolean {
+  return kind === "session" ? SERVE_SESSION_ID.test(name) : name.toLowerCase().startsWith(SERVE_STATE_PREFIX);
+}
+
 /** `default` means "no --profile"; it is reserved as an explicit name for anything else. */
 export function normalizeProfile(name: string | undefined): string {
   if (name === undefined || name === DEFAULT_PROFILE) return DEFAULT_PROFILE;

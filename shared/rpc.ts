@@ -12,18 +12,12 @@ import {
 } from "json-rpc-2.0";
 import { errorText, isOwnRealmError } from "./error-text.js";
 import { BwError, RPC_ERROR_CODE, toBwError } from "./errors.js";
-import { describeFsError, fsErrorTarget, isStorageFailure } from "./fs-problem.js";
+import { isStorageFailure, storageError } from "./fs-problem.js";
 import { createLineReader, encodeFrame, MAX_FRAME_BYTES, MAX_FRAME_DEPTH, nestsDeeperThan } from "./framing.js";
 import type { AnyMethod, MethodDecl } from "./protocol/index.js";
 import { errorFromRpc, type RpcCaller } from "./rpc-client.js";
 
 export { errorFromRpc };
-
-/** A full or read-only disk is the machine's condition, not a defect: it gets its own code and plain words. */
-function storageError(error: unknown): BwError {
-  const { action, target } = fsErrorTarget(error);
-  return new BwError("STORAGE_UNAVAILABLE", describeFsError(error, action, target), { cause: error });
-}
 
 export type Handler<P, R, C> = (params: P, context: C) => R | Promise<R>;
 

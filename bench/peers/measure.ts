@@ -22,7 +22,7 @@ const timed = (values: number[]): Cell => {
 };
 
 /** Runs `step(tool, i)` for i < runs, taking turns between the tools; a tool's first failure ends its turns. */
-async function inTurns(tools: readonly Tool[], runs: number, step: (tool: Tool, i: number) => Promise<number | undefined>): Promise<Record<string, Cell>> {
+export async function inTurns<T extends { name: string }>(tools: readonly T[], runs: number, step: (tool: T, i: number) => Promise<number | undefined>): Promise<Record<string, Cell>> {
   const values = new Map<string, number[]>(tools.map((t) => [t.name, []]));
   const failed = new Map<string, string>();
   for (let i = 0; i < runs; i++) {
@@ -39,7 +39,8 @@ async function inTurns(tools: readonly Tool[], runs: number, step: (tool: Tool, 
   return Object.fromEntries(tools.map((t) => [t.name, failed.has(t.name) ? { error: failed.get(t.name)! } : timed(values.get(t.name)!)]));
 }
 
-async function perTool(tools: readonly Tool[], measure: (tool: Tool) => Promise<Record<string, Cell>>): Promise<Record<string, Record<string, Cell>>> {
+/** One measurement per tool, in turn; a tool whose measurement throws gets the reason as its `error` cell. */
+export async function perTool<T extends { name: string }>(tools: readonly T[], measure: (tool: T) => Promise<Record<string, Cell>>): Promise<Record<string, Record<string, Cell>>> {
   const out: Record<string, Record<string, Cell>> = {};
   for (const tool of tools) {
     try {
@@ -52,10 +53,11 @@ async function perTool(tools: readonly Tool[], measure: (tool: Tool) => Promise<
 }
 
 /** Pivots per-tool results into rows; a tool whose measurement failed as a whole gets its reason in every row. */
-function rowsOf(names: readonly { key: string; name: string; better: PeerRow["better"] }[], byTool: Record<string, Record<string, Cell>>): PeerRow[] {
-  return names.map(({ key, name, better }) => ({
+export function rowsOf(names: readonly { key: string; name: string; better: PeerRow["better"]; counts?: boolean }[], byTool: Record<string, Record<string, Cell>>): PeerRow[] {
+  return names.map(({ key, name, better, counts }) => ({
     name,
     better,
+    ...(counts ? { counts } : {}),
     cells: Object.fromEntries(Object.entries(byTool).map(([tool, cells]) => [tool, cells[key] ?? cells.error ?? { error: "not measured" }])),
   }));
 }

@@ -2,18 +2,17 @@
 // the npm registry into a temporary folder, measured in the same run as
 // betterwright on the bench's pages and the same browser binary, printed as
 // one table. Whatever any tool started is ended by pid, and the folder removed.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { BenchContext } from "../context.js";
 import { firstLine, installPeer } from "./install.js";
 import { coldFirstCall, heavyNavigation, memory, parallelSessions, settle, warmTitle, type Pages } from "./measure.js";
-import { processesUnder, reap, treeOf } from "./reap.js";
 import { runCli } from "./run-cli.js";
 import { peerVerdicts } from "./peer-aims.js";
 import { formatPeersTable, type Column, type PeerRow } from "./table.js";
 import type { Verdict } from "../aims.js";
 import { agentBrowser, agentBrowserBinary, betterwright, playwrightCli, type Tool, type ToolSetup } from "./tools.js";
+import { peersWorkspace } from "./workspace.js";
 
 export interface PeersResult {
   date: string;
@@ -27,7 +26,7 @@ export interface PeersResult {
 
 const log = (line: string) => process.stderr.write(`peers: ${line}\n`);
 
-function versionOf(packageDir: string): string {
+export function versionOf(packageDir: string): string {
   return (JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as { version: string }).version;
 }
 
@@ -64,14 +63,8 @@ async function addPlaywrightCli(setup: ToolSetup): Promise<Added | string> {
 }
 
 export async function peersSideBySide(ctx: BenchContext): Promise<PeersResult> {
-  const dir = mkdtempSync(path.join(tmpdir(), "bw-peers-"));
-  const baseEnv: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("BETTERWRIGHT_")) baseEnv[k] = v;
-  const setupFor = (name: string): ToolSetup => {
-    const toolDir = path.join(dir, name);
-    mkdirSync(toolDir, { recursive: true });
-    return { dir: toolDir, browser: ctx.browser, baseEnv };
-  };
+  const workspace = peersWorkspace("bw-peers-", ctx.browser, process.env);
+  const setupFor = (name: string) => workspace.setupFor(name);
   const columns: Column[] = [];
   const tools: Tool[] = [];
   const rows: PeerRow[] = [];
@@ -104,9 +97,8 @@ export async function peersSideBySide(ctx: BenchContext): Promise<PeersResult> {
     rows.push(...await memory(tools, pages, [1, 5, 10]));
   } finally {
     for (const tool of tools) await settle(tool).catch(() => []);
-    const left = await reap(treeOf(processesUnder([dir])));
+    const left = await workspace.remove();
     if (left.length) log(`killed ${left.length} process(es) that outlived SIGTERM: ${left.join(", ")}`);
-    rmSync(dir, { recursive: true, force: true });
   }
   const table = formatPeersTable(columns, rows);
   const verdicts = peerVerdicts(rows, columns[0]!.name);

@@ -8,6 +8,8 @@ export type Cell = { value: number; min?: number; max?: number; n?: number } | {
 export interface PeerRow {
   name: string;
   better: "lower" | "higher";
+  /** Whole numbers (calls, bytes), printed without decimals. */
+  counts?: boolean;
   cells: Record<string, Cell>;
 }
 
@@ -59,7 +61,8 @@ export function formatPeersTable(columns: readonly Column[], rows: readonly Peer
       if (cell === undefined) return "—";
       if ("error" in cell) return cellText(`failed: ${cell.error.slice(0, 160)}`);
       const ratio = ratios[c.name];
-      return ratio === undefined ? formatNumber(cell.value) : `${formatNumber(cell.value)} (${formatRatio(ratio)})`;
+      const value = row.counts ? String(Math.round(cell.value)) : formatNumber(cell.value);
+      return ratio === undefined ? value : `${value} (${formatRatio(ratio)})`;
     });
     lines.push(`| ${cellText(row.name)} | ${cells.join(" | ")} |`);
   }

@@ -6,6 +6,7 @@ import { connectExisting } from "../../client/daemon-client.js";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import type { Settings } from "../../shared/config.js";
 import { probeContainment, type ContainmentStatus } from "../../shared/containment.js";
+import { headedDisplayProblem, HEADED_FIX } from "../../shared/display.js";
 import { BwError } from "../../shared/errors.js";
 import { homeProblem } from "../../shared/home-check.js";
 import type { PathProblem } from "../../shared/path-trust.js";
@@ -49,8 +50,16 @@ function homeCheck(layout: HomeLayout): Check {
   }
 }
 
+/** Only for a headed browser: whether there is a display to open its window on. */
+function displayCheck(settings: Settings): Check[] {
+  if (settings.headless) return [];
+  const problem = headedDisplayProblem(process.env, process.platform);
+  if (problem) return [{ name: "display", ok: false, detail: problem, fix: HEADED_FIX }];
+  return [{ name: "display", ok: true, detail: process.env.WAYLAND_DISPLAY ? `Wayland ${process.env.WAYLAND_DISPLAY}` : `X11 ${process.env.DISPLAY ?? ""}` }];
+}
+
 function browserCheck(settings: Settings): Check {
-  const { found, problem, searched } = findBrowser({ explicit: settings.browser, headless: settings.headless });
+  const { found, problem, searched } = findBrowser({ explicit: settings.browser, headless: settings.headless, preferFull: settings.stealth });
   if (found) return { name: "browser", ok: true, detail: `${found.path} (${found.source}${found.headlessShell ? ", headless shell" : ""})` };
   return { name: "browser", ok: false, detail: `${problem}; looked in ${searched.join(", ")}`, fix: INSTALL_HINT };
 }
@@ -78,7 +87,7 @@ function containmentCheck(settings: Settings, here: ContainmentStatus, running: 
 export async function runChecks(settings: Settings): Promise<{ checks: Check[]; daemon: unknown }> {
   const layout = layoutFor(settings.home, settings.profile);
   const containment = probeContainment({ env: process.env });
-  const checks = [nodeCheck(), homeCheck(layout), browserCheck(settings)];
+  const checks = [nodeCheck(), homeCheck(layout), browserCheck(settings), ...displayCheck(settings)];
   const socketBytes = Buffer.byteLength(layout.socketPath);
   checks.push({
     name: "socket",

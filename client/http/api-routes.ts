@@ -12,6 +12,7 @@
 import type { Context, Hono } from "hono";
 import type { BetterWright, ReadResult } from "../index.js";
 import { BwError } from "../../shared/errors.js";
+import { isErrorPageUrl } from "../../shared/operations/results.js";
 import { inputOp, parseInput } from "./input.js";
 import type { PdfIntake } from "./pdf-intake.js";
 import { viewOf } from "./records.js";
@@ -47,6 +48,15 @@ async function fields<K extends string>(c: Context, names: readonly K[], flags: 
   return record as Record<K, string>;
 }
 
+/** The reference API goes to http(s) destinations only: another scheme (data:, file:, javascript:, about:) is refused like a host the policy refuses. */
+function webUrl(url: string, field: string): string {
+  const scheme = URL.canParse(url) ? new URL(url).protocol : undefined;
+  if (scheme !== "http:" && scheme !== "https:") {
+    throw new BwError("BLOCKED_URL", `${field}: serve goes to absolute http and https URLs only, not ${scheme === undefined ? "this" : `a ${scheme.slice(0, 20)} URL`}`);
+  }
+  return url;
+}
+
 export async function jsonBody(c: Context): Promise<unknown> {
   const text = await c.req.text();
   if (text.trim() === "") return undefined;
@@ -65,13 +75,13 @@ export function apiRoutes(app: Hono, deps: ApiDeps): void {
 
   app.post("/sessions", async (c) => {
     const body = await fields(c, ["id", "url"] as const, ["handoff"]);
-    return c.json(await sessions.openSession(sessionId(body.id, "body.id"), body.url, { handoff: body.handoff === true }), 201);
+    return c.json(await sessions.openSession(sessionId(body.id, "body.id"), webUrl(body.url, "body.url"), { handoff: body.handoff === true }), 201);
   });
 
   app.post("/sessions/:id/navigate", async (c) => {
     const id = idOf(c);
     const { url } = await fields(c, ["url"] as const);
-    await sessions.runIn(id, { name: "navigate", args: { url }, navigation: true, downloads: true });
+    await sessions.runIn(id, { name: "navigate", args: { url: webUrl(url, "body.url") }, navigation: true, downloads: true });
     return c.json(viewOf(sessions.record(id)));
   });
 
@@ -95,6 +105,8 @@ export function apiRoutes(app: Hono, deps: ApiDeps): void {
     const id = idOf(c);
     const envelope = await sessions.runIn(id, { name: "read", args: { maxChars: MAX_READ_TEXT } });
     const { url, title, text, truncated } = envelope.result as ReadResult;
+    // A failed load (refused, reset, an empty answer) leaves Chromium's error page: its text is not the site's.
+    if (isErrorPageUrl(url)) throw new BwError("NAVIGATION_FAILED", "the page did not load: the session shows Chromium's error page (its last navigation or form submission failed); navigate again");
     // The destination is checked after the read too: text of a page the policy refuses is not handed out.
     if (/^(https?|wss?):/i.test(url)) {
       const decision = await deps.bw.checkUrl(url);

@@ -9,6 +9,7 @@ import type { BetterWright } from "../index.js";
 import { BwError } from "../../shared/errors.js";
 import { validateName } from "../../shared/names.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
+import { escapeControls } from "../../shared/safe-text.js";
 import { readTranscript } from "../../shared/transcript-format.js";
 import { isPng, readInside } from "../front-door/artifact-files.js";
 import { HttpRefusal } from "./http-errors.js";
@@ -92,7 +93,7 @@ export class LiveView {
     return this.shots.get(session)?.png ?? (await this.storedShot(session));
   }
 
-  /** Everything the page shows, as data (the page puts it in with textContent only). */
+  /** Everything the page shows, as data (the page puts it in with textContent only; controls that reorder or hide text come escaped). */
   async snapshot(): Promise<unknown> {
     const open = new Set(this.deps.sessions.activeIds());
     const layout = layoutFor(this.deps.home, this.deps.profile);
@@ -109,13 +110,13 @@ export class LiveView {
         name: s.session,
         served: record !== undefined,
         handoff: record?.handoff === true,
-        url: record?.url ?? last?.pages[0] ?? "",
-        title: record?.title ?? "",
+        url: escapeControls(record?.url ?? last?.pages[0] ?? ""),
+        title: escapeControls(record?.title ?? ""),
         isolated: s.isolated,
         idleMs: s.idleMs,
         inFlight: s.inFlight,
         // What ran (an operation with its arguments), on which page, and how it ended: `#34 read {} · http://… · ok`.
-        transcript: tail.map((e) => ({ seq: e.seq, at: e.at, what: clip(e.snippet), url: clip(e.pages[0] ?? ""), ok: e.ok, error: e.error?.code ?? null })),
+        transcript: tail.map((e) => ({ seq: e.seq, at: e.at, what: escapeControls(clip(e.snippet), { keepLines: true }), url: escapeControls(clip(e.pages[0] ?? "")), ok: e.ok, error: e.error?.code ?? null })),
       };
     });
     return { profile: this.deps.profile, policy: this.deps.policy(), sessions };

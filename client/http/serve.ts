@@ -89,7 +89,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const { home, profile } = config.settings;
   assertNotServing(path.join(home, "serve", "profiles", profile, "serve.json"));
   const { token, source: tokenSource } = loadToken(options.serve.token, home);
-  const bw = BetterWright.fromConfig(config, options.env);
+  // Serve's own sessions and states: the one client of the profile that uses their names without opting in by hand.
+  const bw = BetterWright.fromConfig(config, options.env, { serveSessions: true });
   let server: ServerType | undefined;
   let sweeper: NodeJS.Timeout | undefined;
   const record = path.join(home, "serve", "profiles", profile, "serve.json");

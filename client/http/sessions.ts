@@ -10,6 +10,7 @@ import type { BetterWright, CreateSessionOptions } from "../index.js";
 import type { ServeSettings } from "../../shared/serve-config.js";
 import type { Envelope } from "../../shared/envelope.js";
 import { BwError, toBwError } from "../../shared/errors.js";
+import { SERVE_STATE_PREFIX } from "../../shared/names.js";
 import { VIEWPORT } from "./input.js";
 import type { PdfIntake } from "./pdf-intake.js";
 import { readSpilled } from "./spilled.js";
@@ -17,7 +18,7 @@ import { isPng, readInside } from "../front-door/artifact-files.js";
 import type { ScreenshotResult } from "../index.js";
 import { viewOf, type RecordStore, type SessionRecord, type SessionView } from "./records.js";
 
-export const STATE_PREFIX = "http-";
+export const STATE_PREFIX = SERVE_STATE_PREFIX;
 export const stateNameOf = (id: string): string => `${STATE_PREFIX}${id}`;
 const SETTINGS = { viewport: { ...VIEWPORT }, deviceScaleFactor: 1 };
 const MAX_SCREENSHOT_BYTES = 10 * 1024 * 1024;

@@ -2,11 +2,10 @@
 // variant bits (10xx), as the reference API requires. Case is not meaningful;
 // the lower-case form names the session everywhere (daemon, states, records).
 import { BwError } from "../../shared/errors.js";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+import { SERVE_SESSION_ID } from "../../shared/names.js";
 
 export function isSessionId(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value.toLowerCase());
+  return typeof value === "string" && SERVE_SESSION_ID.test(value);
 }
 
 /** The canonical (lower-case) id; INVALID_ARGUMENT for anything that is not such a UUID. */

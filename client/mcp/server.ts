@@ -9,6 +9,7 @@ import { callTool } from "./call-tool.js";
 import { sessionListing } from "./front-door-calls.js";
 import { McpConnection } from "./connection.js";
 import type { FrontDoor } from "./front-door.js";
+import { isPageTool, PageTools } from "./page-tools.js";
 
 export const SESSIONS_RESOURCE = "betterwright://sessions";
 
@@ -23,22 +24,40 @@ export interface ServedConnection {
   connection: McpConnection;
 }
 
+/**
+ * The call ran in the connection's session and may have changed its page: an operation that acts, a snippet,
+ * a page tool. Reads (snapshot, read, screenshot…) change nothing, so they cost no refresh.
+ */
+function ranInOwnSession(door: FrontDoor, connection: McpConnection, name: string, args: unknown): boolean {
+  const entry = door.tool(name);
+  if (!isPageTool(name) && entry?.kind !== "operation" && name !== "run") return false;
+  if (entry?.definition.annotations.readOnlyHint === true) return false;
+  const session = (args as { session?: unknown } | undefined)?.session;
+  return session === undefined || session === null || session === connection.session;
+}
+
 export function createConnectionServer(door: FrontDoor, onClosed?: (served: ServedConnection) => void): ServedConnection {
   const server = new door.sdk.Server(
     { name: "betterwright", version: door.options.versions.betterwright ?? "0" },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true }, resources: {} }, instructions: INSTRUCTIONS },
   );
   const connection = new McpConnection(door.bw, door.options.connection, () => server.getClientVersion()?.name, randomBytes(3).toString("hex"));
   const served = { server, connection };
+  const pageTools = new PageTools(door, connection, () => { void server.sendToolListChanged().catch(() => {}); });
 
-  server.setRequestHandler("tools/list", async () => ({ tools: door.options.tools.map((t) => t.definition as Tool) }));
+  server.setRequestHandler("tools/list", async () => ({ tools: [...door.options.tools.map((t) => t.definition), ...pageTools.definitions()] as Tool[] }));
 
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const token = ctx.mcpReq._meta?.progressToken;
     const progress = token === undefined
       ? undefined
       : (progressValue: number, message: string) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: progressValue, message } });
-    const result = await callTool(door, connection, request.params.name, request.params.arguments, { signal: ctx.mcpReq.signal, ...(progress ? { progress } : {}) });
+    const { name, arguments: args } = request.params;
+    const result = isPageTool(name)
+      ? await pageTools.call(name, args, ctx.mcpReq.signal)
+      : await callTool(door, connection, name, args, { signal: ctx.mcpReq.signal, ...(progress ? { progress } : {}) });
+    // What ran in this connection's own session may have changed its page's tools.
+    if (ranInOwnSession(door, connection, name, args)) await pageTools.refresh();
     return { ...result };
   });
 

@@ -33,7 +33,7 @@ export interface ToolEntry {
 // Operations that change nothing on the page or in the browser (a screenshot
 // writes only to the artifact store). Any other operation, including one
 // added to the table later, is announced as one that may change things.
-const READ_ONLY = new Set<string>(["snapshot", "find", "read", "screenshot", "observe", "downloads", "wait_for"] satisfies OperationName[]);
+const READ_ONLY = new Set<string>(["snapshot", "find", "read", "screenshot", "observe", "downloads", "wait_for", "webmcp_tools"] satisfies OperationName[]);
 // Operations that change the page but destroy nothing by themselves.
 const NOT_DESTRUCTIVE = new Set<string>(["navigate", "back", "forward", "reload", "hover", "focus", "scroll", "scroll_into_view"] satisfies OperationName[]);
 const FRONT_DOOR_READ_ONLY = new Set(["session_list", "state_list", "runtime_info"]);

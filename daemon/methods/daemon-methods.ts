@@ -9,6 +9,7 @@ import { settingsDifferences, type StatedSettings } from "../../shared/settings-
 export function registerDaemonMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
   registry.define(Hello, (params, connection) => {
     connection.greeted = true;
+    connection.serveNames = params.serveNames === true;
     const identity = daemon.identity();
     const idle = daemon.sessions.size === 0 && !daemon.sessions.busy;
     const reasons: string[] = [];

@@ -4,10 +4,13 @@ import { SessionOp } from "../../shared/protocol/index.js";
 import type { MethodRegistry } from "../../shared/rpc.js";
 import { specOf } from "../../shared/session-settings.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
+import { assertMayUse } from "./serve-names.js";
 
 export function registerOpMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
-  registry.define(SessionOp, (params) => {
+  registry.define(SessionOp, (params, connection) => {
     daemon.assertAccepting();
+    assertMayUse(connection, "session", params.session);
+    assertMayUse(connection, "state", params.create?.state);
     return daemon.sessions.exec({
       session: params.session,
       code: "",

@@ -5,10 +5,13 @@ import type { MethodRegistry } from "../../shared/rpc.js";
 import { specOf } from "../../shared/session-settings.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
 import { Transcript } from "../transcript.js";
+import { assertMayUse } from "./serve-names.js";
 
 export function registerSessionMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
-  registry.define(SessionExec, (params) => {
+  registry.define(SessionExec, (params, connection) => {
     daemon.assertAccepting();
+    assertMayUse(connection, "session", params.session);
+    assertMayUse(connection, "state", params.create?.state);
     return daemon.sessions.exec({
       session: params.session,
       code: params.code,
@@ -28,5 +31,8 @@ export function registerSessionMethods(registry: MethodRegistry<ConnectionContex
     return { entries, lastSeq: transcript.lastSeq() };
   });
   registry.define(SessionList, () => ({ sessions: daemon.sessions.list() }));
-  registry.define(SessionClose, async (params) => ({ closed: await daemon.sessions.close(params.session) }));
+  registry.define(SessionClose, async (params, connection) => {
+    assertMayUse(connection, "session", params.session);
+    return { closed: await daemon.sessions.close(params.session) };
+  });
 }

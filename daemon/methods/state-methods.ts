@@ -5,20 +5,26 @@ import { SessionCreate, StateList, StateRemove, StateSave } from "../../shared/p
 import type { MethodRegistry } from "../../shared/rpc.js";
 import { specOf } from "../../shared/session-settings.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
+import { assertMayUse } from "./serve-names.js";
 
 export function registerStateMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
-  registry.define(SessionCreate, async (params) => {
+  registry.define(SessionCreate, async (params, connection) => {
     daemon.assertAccepting();
     const spec = specOf(params);
+    assertMayUse(connection, "session", params.session);
+    assertMayUse(connection, "state", spec.state);
     const created = await daemon.sessions.create(params.session, spec);
     return { session: params.session, created, isolated: spec.isolated, settings: spec.settings, ...(spec.state === undefined ? {} : { state: spec.state }) };
   });
-  registry.define(StateSave, (params) => {
+  registry.define(StateSave, (params, connection) => {
     daemon.assertAccepting();
+    assertMayUse(connection, "session", params.session);
+    assertMayUse(connection, "state", params.name);
     return daemon.sessions.saveState(params.session, params.name);
   });
   registry.define(StateList, () => daemon.states.list());
-  registry.define(StateRemove, async (params) => {
+  registry.define(StateRemove, async (params, connection) => {
+    assertMayUse(connection, "state", params.name);
     await daemon.states.remove(params.name);
     return { removed: true as const, name: params.name };
   });

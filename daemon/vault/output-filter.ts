@@ -31,10 +31,27 @@ function withheld(error: unknown): FilteredOutput {
   };
 }
 
+/**
+ * The text the worker cut out of a longer one (an operation's `result.text`, or
+ * the preview of a result too large to cross), redacted across the cut; the
+ * context it came with goes no further.
+ */
+function redactCutText(redactor: Redactor, outcome: WorkerOutcome): WorkerOutcome {
+  const { textContext, ...rest } = outcome;
+  if (textContext === undefined) return rest;
+  if (rest.truncated && typeof rest.preview === "string") {
+    const cut = rest.preview.endsWith("…") ? rest.preview.slice(0, -1) : rest.preview;
+    return { ...rest, preview: `${redactor.redactCut(cut, textContext)}…` };
+  }
+  const result = rest.result as { text?: unknown } | undefined;
+  if (typeof result?.text !== "string") return rest;
+  return { ...rest, result: { ...result, text: redactor.redactCut(result.text, textContext) } };
+}
+
 /** Redacts every field of a run's outcome and its snippet, or withholds both. */
 export function filterRunOutput(redactor: Redactor, outcome: WorkerOutcome, snippet: string): FilteredOutput {
   try {
-    return { outcome: redactor.redact(outcome), snippet: redactor.redactString(snippet) };
+    return { outcome: redactor.redact(redactCutText(redactor, outcome)), snippet: redactor.redactString(snippet) };
   } catch (error) {
     return withheld(error);
   }

@@ -140,3 +140,18 @@ export function plainAnchor(secret: string): string | undefined {
   }
   return best === "" ? undefined : best;
 }
+
+/** The length of `text`'s longest spelling after `layers` (each layer may apply at any character). */
+function longestLayered(text: string, layers: readonly CharEncoder[]): number {
+  if (layers.length === 0) return text.length;
+  const [layer, ...rest] = layers;
+  let total = 0;
+  for (const char of text) total += Math.max(...[char, ...layer!.spell(char)].map((s) => longestLayered(s, rest)));
+  return total;
+}
+
+/** An upper bound on the characters any spelling of `secret` takes: text around a cut this wide holds the whole of any spelling that crosses it. */
+export function longestSpellingChars(secret: string): number {
+  const b64 = base64Spellings(secret).reduce((most, s) => Math.max(most, s.length + 2), 0);
+  return Math.max(longestLayered(secret, TEXT_ENCODERS), b64);
+}

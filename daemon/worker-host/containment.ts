@@ -26,7 +26,8 @@ export interface WorkerSpawnPlan {
   dirs: WorkerDirs;
   /** Never visible to a contained worker, even inside a folder it is shown. */
   hidden: string[];
-  browser: { explicit: string | null; headless: boolean };
+  /** stealth: the browser found for stealth mode (full Chromium before the headless shell). */
+  browser: { explicit: string | null; headless: boolean; stealth?: boolean };
   containment: ContainmentStatus;
   env: NodeJS.ProcessEnv;
   /** The worker does TLS itself (remote wss:// or https endpoints): it keeps NODE_EXTRA_CA_CERTS. */
@@ -104,7 +105,7 @@ export function workerCodeRoots(browser: WorkerSpawnPlan["browser"]): string[] {
   }
   const node = real(process.execPath);
   if (node !== undefined) roots.push(path.dirname(path.dirname(node)));
-  const found = findBrowser({ explicit: browser.explicit, headless: browser.headless }).found;
+  const found = findBrowser({ explicit: browser.explicit, headless: browser.headless, preferFull: browser.stealth === true }).found;
   if (found !== undefined) {
     roots.push(path.dirname(found.path));
     const target = real(found.path);

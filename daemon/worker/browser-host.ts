@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
+import { headedDisplayProblem, HEADED_FIX } from "../../shared/display.js";
 import { BwError } from "../../shared/errors.js";
 import { browserEnvironment } from "../../shared/child-env.js";
 import type { WorkerOutcome } from "../../shared/envelope.js";
@@ -22,6 +23,8 @@ import { loadPlaywright } from "./playwright.js";
 import { WorkerSession } from "./session.js";
 import { Lanes } from "./lanes.js";
 import { chromiumArgs } from "./chromium-args.js";
+import { IsolatedEvaluator } from "./stealth/isolated-eval.js";
+import { chromiumMajor, stealthArgs } from "./stealth/stealth-launch.js";
 import type { OpStart } from "./ops/op-context.js";
 import type { RemotePool } from "./remote/remote-pool.js";
 
@@ -56,6 +59,8 @@ export class BrowserHost {
   private opening = 0;
   /** Every session's page calls take their turn here, within the caps the daemon set. */
   private readonly lanes: Lanes;
+  /** Stealth mode: every session's evaluations in an isolated world. */
+  private readonly isolatedEval: IsolatedEvaluator | undefined;
 
   private readonly init: WorkerInit;
   private readonly log: (line: string) => void;
@@ -75,6 +80,7 @@ export class BrowserHost {
     this.artifacts = options.artifacts;
     this.remote = options.remote;
     this.lanes = new Lanes(options.init.limits);
+    this.isolatedEval = options.init.stealth ? new IsolatedEvaluator() : undefined;
   }
 
   /** A session's contexts on its remote browser, wired as every context is. */
@@ -99,8 +105,11 @@ export class BrowserHost {
   }
 
   private async launch(): Promise<BrowserContext> {
-    const { found, problem } = findBrowser({ explicit: this.init.browser, headless: this.init.headless });
+    const stealth = this.init.stealth === true;
+    const { found, problem } = findBrowser({ explicit: this.init.browser, headless: this.init.headless, preferFull: stealth });
     if (!found) throw new BwError("BROWSER_UNAVAILABLE", `${problem}; install one with: ${INSTALL_HINT}`);
+    const noDisplay = this.init.headless ? undefined : headedDisplayProblem(process.env, process.platform);
+    if (noDisplay) throw new BwError("BROWSER_UNAVAILABLE", `${noDisplay}; ${HEADED_FIX}`);
     const home = path.join(this.init.browserEnvDir, "home");
     const tmp = path.join(this.init.browserEnvDir, "tmp");
     for (const dir of [this.init.profileDir, home, tmp]) mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -111,7 +120,7 @@ export class BrowserHost {
       context = await chromium.launchPersistentContext(this.init.profileDir, {
         executablePath: found.path,
         headless: this.init.headless,
-        args: chromiumArgs(found.headlessShell),
+        args: [...chromiumArgs(found.headlessShell), ...(stealth ? stealthArgs(chromiumMajor(found.path), process.platform) : [])],
         // An allowlist (shared/child-env.ts): Chromium gets no Node settings, and the display only when headed.
         env: browserEnvironment(process.env, { headed: !this.init.headless, own: { HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") } }),
         timeout: 60_000,
@@ -236,7 +245,7 @@ export class BrowserHost {
       };
       session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
         artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined,
-        artifacts ? () => artifacts.downloadHistory(name) : undefined, this.lanes);
+        artifacts ? () => artifacts.downloadHistory(name) : undefined, this.lanes, undefined, this.isolatedEval);
       this.sessions.set(name, session);
     }
     return session;

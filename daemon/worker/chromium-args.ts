@@ -1,5 +1,6 @@
 // The flags betterwright adds to Playwright's own when it launches Chromium.
-// Full Chromium also gets one merged `--disable-features` list: Playwright's
+// Both builds get one merged `--enable-features` list (Playwright's and
+// WebMCP). Full Chromium also gets one merged `--disable-features` list: Playwright's
 // own list plus the WebUI omnibox features, whose hidden omnibox popup pages
 // otherwise hold a renderer of their own (docs/performance.md). Chromium keeps
 // only the last `--disable-features` it is given, so the list must repeat
@@ -28,6 +29,15 @@ const BASE_ARGS = [
   ...REGEXP_ARGS,
 ];
 
+/** Playwright's `--enable-features` (playwright-core 1.65, chromiumSwitches.ts), which ours replaces. */
+const PLAYWRIGHT_ENABLED_FEATURES = ["CDPScreenshotNewSurface", "SkipListAccountsWithoutGaiaCookies"];
+
+/**
+ * Pages may register tools for agents (document.modelContext); the WebMCP bridge lists and calls them
+ * (docs/webmcp.md). One merged flag, as for `--disable-features`: Chromium keeps only the last one.
+ */
+export const ENABLED_FEATURES = [...PLAYWRIGHT_ENABLED_FEATURES, "WebMCP"];
+
 /** Playwright's `--disable-features` (playwright-core 1.65, chromiumSwitches.ts), which ours replaces. */
 const PLAYWRIGHT_DISABLED_FEATURES = [
   "AvoidUnnecessaryBeforeUnloadCheckSync",
@@ -53,6 +63,7 @@ export const WEBUI_OMNIBOX_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxFullPop
 
 /** The headless shell has no omnibox, so it keeps Playwright's list as it is. */
 export function chromiumArgs(headlessShell: boolean): string[] {
-  if (headlessShell) return BASE_ARGS;
-  return [...BASE_ARGS, `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...WEBUI_OMNIBOX_FEATURES].join(",")}`];
+  const base = [...BASE_ARGS, `--enable-features=${ENABLED_FEATURES.join(",")}`];
+  if (headlessShell) return base;
+  return [...base, `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...WEBUI_OMNIBOX_FEATURES].join(",")}`];
 }

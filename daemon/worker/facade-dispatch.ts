@@ -10,6 +10,8 @@ import type { PageRegistry } from "./page-registry.js";
 import { fromShallowStack } from "./playwright.js";
 import { settlingNavigation } from "./failed-navigation.js";
 import { frameList, urlWait } from "./url-waits.js";
+import { webmcpFacadeCall } from "./webmcp/facade-calls.js";
+import { EVALUATIONS, type IsolatedEvaluator } from "./stealth/isolated-eval.js";
 
 const MAX_CHAIN_STEPS = 32;
 /** Page and frame methods that navigate: a failure waits for its error page (failed-navigation.ts). */
@@ -46,6 +48,8 @@ export class FacadeDispatch {
     private readonly pages: PageRegistry,
     /** File arguments (setInputFiles) are checked and rewritten to real paths inside the artifact folder. */
     private readonly checkFileArgs: (target: string, method: string, args: unknown[]) => unknown[] = (_t, _m, args) => args,
+    /** Stealth mode: evaluations run in an isolated world instead of the page's main world. */
+    private readonly isolated?: IsolatedEvaluator,
   ) {}
 
   /** page/frame sync methods (url(), name()…). */
@@ -64,10 +68,12 @@ export class FacadeDispatch {
     const target = String(m.target) as FacadeTarget;
     const method = String(m.method);
     // waitForURL is matched in the realm (url-waits.ts), never by Playwright on this thread.
-    if (!["page", "frame", "locator", "keyboard", "mouse"].includes(target) || !isAllowed(target, method, "async") || method === "waitForURL") {
+    if (!["page", "frame", "locator", "keyboard", "mouse", "webmcp"].includes(target) || !isAllowed(target, method, "async") || method === "waitForURL") {
       throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available to snippets`);
     }
     const page = this.pages.get(m.pageId);
+    // The bridge checks its own arguments (a tool's input is data, its `timeout` key no option of ours).
+    if (target === "webmcp") return toWireResult(await guard(() => webmcpFacadeCall(page, String(m.pageId), method, this.decode(m.pageId, m.args), remainingMs)));
     page.setDefaultTimeout(remainingMs);
     page.setDefaultNavigationTimeout(remainingMs);
     let receiver: unknown = page;
@@ -80,6 +86,12 @@ export class FacadeDispatch {
     if (method === "goto") await guard(async () => assertNavigable(args[0]));
     args = this.checkFileArgs(target, method, args);
     if (method === "waitForTimeout") args = [Math.min(Math.max(0, Number(args[0]) || 0), remainingMs)];
+    if (this.isolated && EVALUATIONS.has(method)) {
+      const isolated = this.isolated;
+      const frame = m.frameId === null || m.frameId === undefined ? page.mainFrame() : this.pages.frame(m.pageId, m.frameId);
+      const evaluated = args;
+      return toWireResult(await guard(() => isolated.run(page, frame, target, method, evaluated, m.steps, remainingMs)));
+    }
     const fn = (receiver as Callable)[method];
     if (typeof fn !== "function") throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available in this Playwright version`);
     const call = () => fromShallowStack(() => fn.apply(receiver, args));

@@ -5,12 +5,11 @@
 // every goto straight after a failed one does. Here each failed navigation
 // waits for its error page (bounded), so the next one goes through.
 import type { Frame, Page, Response } from "playwright-core";
+import { isErrorPageUrl } from "../../shared/operations/results.js";
 import { leavesErrorPage } from "./playwright-errors.js";
 
 /** The longest a failed navigation waits for its error page (it commits within tens of milliseconds). */
 export const ERROR_PAGE_WAIT_MS = 1000;
-
-const ERROR_PAGE = "chrome-error:";
 
 /** Runs a navigation of `frame`; when it fails with a network error, returns the failure once the error page is in. */
 export async function settlingNavigation<T>(frame: Frame, budgetMs: number, navigate: () => Promise<T>): Promise<T> {
@@ -31,8 +30,8 @@ async function errorPageCommitted(frame: Frame, error: unknown, budgetMs: number
   const timeout = Math.min(ERROR_PAGE_WAIT_MS, Math.max(0, budgetMs));
   if (timeout === 0 || !(error instanceof Error) || !leavesErrorPage(error.message)) return;
   try {
-    if (frame.url().startsWith(ERROR_PAGE)) return;
-    await frame.page().waitForEvent("framenavigated", { predicate: (f) => f === frame && f.url().startsWith(ERROR_PAGE), timeout });
+    if (isErrorPageUrl(frame.url())) return;
+    await frame.page().waitForEvent("framenavigated", { predicate: (f) => f === frame && isErrorPageUrl(f.url()), timeout });
   } catch {
     // Not within the bound, or the page went: the failure stands as it is.
   }

@@ -2,7 +2,7 @@
 // bounded here, before it crosses: past MAX_RESULT_BYTES of JSON only a
 // preview is kept and the envelope says so (truncated, a warning). Smaller
 // results travel whole and the daemon spills the long ones to an artifact.
-import type { WorkerOutcome } from "../../shared/envelope.js";
+import { textContextAround, type WorkerOutcome } from "../../shared/envelope.js";
 import { MAX_RESULT_BYTES } from "../../shared/framing.js";
 
 /** As long as the daemon's preview of a spilled result. */
@@ -31,6 +31,8 @@ export function boundResult(outcome: WorkerOutcome, maxBytes: number = MAX_RESUL
     ...rest,
     truncated: true,
     preview: json === undefined ? "" : `${json.slice(0, RESULT_PREVIEW_CHARS)}…`,
+    // The preview is a cut too: the daemon redacts across it with what follows.
+    ...(json === undefined ? {} : { textContext: textContextAround(json, 0, Math.min(RESULT_PREVIEW_CHARS, json.length)) }),
     warnings: [...outcome.warnings, {
       code: "OUTPUT_NOT_SAVED",
       message: `the result is ${size}, more than the ${maxBytes} bytes a result may carry; only its start is kept (preview). Return a smaller part.`,

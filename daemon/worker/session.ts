@@ -8,6 +8,7 @@ import type { ArtifactInfo, ConsoleEntry, DownloadOutcome, PageInfo, Warning, Wo
 import { BlockedCollector } from "./browser-guard/blocked-collector.js";
 import type { GuardRefusal } from "./browser-guard/route-layer.js";
 import { FacadeDispatch } from "./facade-dispatch.js";
+import type { IsolatedEvaluator } from "./stealth/isolated-eval.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
 import { TitleReuse } from "./page-titles.js";
@@ -66,6 +67,8 @@ export class WorkerSession {
     /** The worker's lanes, shared by every session: this one's calls take their turn there. */
     private readonly lanes: Lanes = new Lanes(),
     private readonly now: () => number = Date.now,
+    /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md). */
+    isolated?: IsolatedEvaluator,
   ) {
     this.pageState = new SessionPageState(now);
     // snapshot() answers as the `snapshot` operation when given its options (interactive, diff, cursor, target).
@@ -76,7 +79,7 @@ export class WorkerSession {
       // Told in the envelope of the run in flight; between runs nobody asked for the popup.
       if (this.run && !this.run.over) this.run.warnings.push({ code: "LIMIT_EXCEEDED", message });
     });
-    this.dispatch = new FacadeDispatch(this.pages, fileArgs);
+    this.dispatch = new FacadeDispatch(this.pages, fileArgs, isolated);
     this.events = new EventBridge((token, event) => this.realm.emit(token, event), undefined, (pageId, dialog) => this.pageState.claimDialog(pageId, dialog));
     this.realm = new SessionRealm({ session: name, scope: scopeNames([...this.scopeFunctions.values()]), consoleCap: MAX_CONSOLE_ENTRIES, limits: lanes.limits }, {
       sync: (m) => { this.onEnter(this.name); return this.handleSync(m); },
@@ -254,9 +257,7 @@ export class WorkerSession {
     const run = this.liveRun(m.token);
     const action = () => this.dispatchAsync(run, m);
     // The run's own page.title() may spare the envelope a second read; anything else may change a title.
-    const titled = () => m.op === "call" && m.target === "page" && m.method === "title"
-      ? this.titles.read(String(m.pageId), action)
-      : this.titles.act(action);
+    const titled = () => (m.op === "call" && m.target === "page" && m.method === "title" ? this.titles.read(String(m.pageId), action) : this.titles.act(action));
     // In the session's lane: capped, and in its turn beside other sessions' calls; a call whose run ended while it waited never starts.
     const guarded = this.lanes.submit(this.name, { message: m, run: () => { this.liveRun(m.token); return titled(); } });
     // A cut-off run has settled once the browser calls it started have returned.

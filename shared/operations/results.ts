@@ -61,6 +61,11 @@ export interface WaitResult {
   waitedMs: number;
 }
 
+/** Chromium's error page (chrome-error://chromewebdata/): where a navigation the network failed leaves the page. */
+export function isErrorPageUrl(url: string): boolean {
+  return url.startsWith("chrome-error:");
+}
+
 export interface ReadResult {
   url: string;
   title: string;

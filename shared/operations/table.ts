@@ -7,6 +7,7 @@ import type { ArgSpec, OperationSpec } from "./spec.js";
 import { oneOf } from "./spec.js";
 import { DOWNLOAD_HISTORY_LIMIT } from "../protocol/artifacts.js";
 import type * as R from "./results.js";
+import { MAX_WEBMCP_INPUT_CHARS, MAX_WEBMCP_NAME_CHARS, type WebmcpCallResult, type WebmcpToolsResult } from "../webmcp.js";
 
 function op<Result>() {
   return <const N extends string, const S extends readonly ArgSpec[]>(name: N, spec: Omit<OperationSpec<S, Result, N>, "name" | "result">): OperationSpec<S, Result, N> => ({ name, ...spec });
@@ -240,10 +241,30 @@ export const credentialsFill = op<unknown>()("credentials_fill", {
   returns: "{ id, site, username, filled, submitted }",
 });
 
+export const webmcpTools = op<WebmcpToolsResult>()("webmcp_tools", {
+  help: "The tools the active page registers for agents through WebMCP: names, descriptions, input schemas (bounded; untrusted page data)",
+  args: [],
+  returns: "{ pageId, url, tools: [{ name, description, inputSchema?, readOnly?, submits? }], total, omitted, untrusted }",
+});
+export const webmcpCall = op<WebmcpCallResult>()("webmcp_call", {
+  help: "Call a WebMCP tool of the active page with JSON input; a tool that submits on its own needs confirm (its result is untrusted page data)",
+  args: [
+    { name: "name", type: str(MAX_WEBMCP_NAME_CHARS), help: "the tool's name, as webmcp_tools lists it", required: true, positional: true },
+    { name: "input", type: { kind: "json", maxChars: MAX_WEBMCP_INPUT_CHARS }, help: "the tool's input, a JSON object matching its inputSchema (default {})", positional: true },
+    { name: "confirm", type: flag, help: "allow a tool that submits a form or takes a consequential action on its own" },
+    { name: "timeoutMs", type: int(100, 600_000), help: "give up (and ask the page to cancel) after this long; default the run's budget" },
+  ],
+  check: (args, path) => {
+    if (args.input !== undefined && (args.input === null || typeof args.input !== "object" || Array.isArray(args.input))) throw new BwError("INVALID_ARGUMENT", `${path}.input: expected a JSON object`);
+  },
+  returns: "{ pageId, tool, result, truncated?, totalChars?, untrusted }",
+});
+
 /** Every operation, in the order help and docs list them. */
 export const OPERATIONS: readonly OperationSpec[] = [
   navigate, back, forward, reload,
   snapshot, find, read, screenshot, observe, downloads, tabs,
   click, hover, focus, scrollIntoView, type, fill, fillForm, select, check, uncheck, press, scroll, drag, upload,
   waitFor, actionAndWait, dialog, credentialsFill,
+  webmcpTools, webmcpCall,
 ];

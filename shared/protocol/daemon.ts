@@ -47,6 +47,8 @@ export const Hello = declare<HelloResult>()("daemon.hello", obj({
   settings: anyObject(),
   /** Looking only (sessions, status): never replaces the daemon. */
   inspect: optional(bool()),
+  /** This connection may drive betterwright serve's sessions and load its states (serve itself, or a library client that opted in). */
+  serveNames: optional(bool()),
 }));
 /** `probeEndpoints`: start the worker if need be, connect every remote endpoint and time one round trip (doctor). */
 export const Status = declare<StatusResult>()("daemon.status", optional(obj({ probeEndpoints: optional(bool()) })));

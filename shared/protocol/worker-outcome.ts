@@ -4,7 +4,7 @@
 // field the protocol does not declare, a string past its bound or a list past
 // any real run's length makes the whole outcome malformed (never trimmed into
 // something that passes). The `result` itself is any JSON within the frame bound.
-import type { DownloadOutcome, WorkerOutcome } from "../envelope.js";
+import { CUT_CONTEXT_CHARS, type DownloadOutcome, type WorkerOutcome } from "../envelope.js";
 import { BwError, isErrorCode } from "../errors.js";
 import { arr, bool, custom, num, obj, optional, str, type Validator } from "../validate.js";
 
@@ -81,4 +81,5 @@ export const workerOutcome: Validator<WorkerOutcome> = obj({
   preview: optional(text()),
   secretArgs: optional(arr(text(LINE), { max: LIST })),
   placement: optional(text(LINE)),
+  textContext: optional(obj({ before: text(CUT_CONTEXT_CHARS), after: text(CUT_CONTEXT_CHARS), fromStart: bool(), toEnd: bool() })),
 }) as Validator<WorkerOutcome>;

@@ -28,6 +28,8 @@ export interface WorkerInit {
   remote?: WorkerRemoteInit;
   /** What one session may send into the browser (shared/config-limits.ts); defaults when absent. */
   limits?: LaneLimits;
+  /** Stealth mode (docs/stealth.md). */
+  stealth?: boolean;
 }
 
 export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
@@ -44,6 +46,7 @@ export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
     maxSessionBytesInFlight: num({ integer: true, min: 1 }),
     maxSessionCallsInFlight: num({ integer: true, min: 1 }),
   })),
+  stealth: optional(bool()),
 }), okTrue);
 export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
   session: nameParam("session"),

@@ -1,11 +1,12 @@
 // Full Chromium makes hidden WebUI pages for its omnibox popup at start, even
 // headless, each holding a renderer; the worker launches it with one merged
 // `--disable-features` (Playwright's list plus the WebUI omnibox features:
-// Chromium keeps only the last such flag). Checked on the processes the worker
+// Chromium keeps only the last such flag), and on both builds one merged
+// `--enable-features` (Playwright's and WebMCP). Checked on the processes the worker
 // really starts: the renderers' own flags carry the features in effect.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { WEBUI_OMNIBOX_FEATURES } from "../../daemon/worker/chromium-args.js";
+import { ENABLED_FEATURES, WEBUI_OMNIBOX_FEATURES } from "../../daemon/worker/chromium-args.js";
 import { findBrowser } from "../../shared/browser-discovery.js";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { descendants } from "../helpers/procs.js";
@@ -24,8 +25,18 @@ function argv(pid: number): string[] {
   }
 }
 
-const disabledFeatures = (args: string[]): string[][] =>
-  args.filter((a) => a.startsWith("--disable-features=")).map((a) => a.slice("--disable-features=".length).split(","));
+const featureFlags = (flag: string) => (args: string[]): string[][] =>
+  args.filter((a) => a.startsWith(`${flag}=`)).map((a) => a.slice(flag.length + 1).split(","));
+const disabledFeatures = featureFlags("--disable-features");
+const enabledFeatures = featureFlags("--enable-features");
+
+/** Ours comes last, so it is the one Chromium keeps: it must hold Playwright's features and WebMCP. */
+function expectOneMergedEnable(browser: string[]): void {
+  const [playwrights, ...ours] = enabledFeatures(browser);
+  expect(ours).toHaveLength(1);
+  expect(ours[0]).toEqual(expect.arrayContaining([...playwrights!, "WebMCP"]));
+  expect(ours[0]).toEqual(ENABLED_FEATURES);
+}
 
 /** The browser process and its renderers under the home's daemon, once a run has made a page and things settled. */
 async function browserOf(home: string, browser: string): Promise<{ browser: string[]; renderers: string[][] }> {
@@ -50,6 +61,7 @@ describe("the flags Chromium is launched with", () => {
   it.runIf(full && !full.headlessShell)("full Chromium: Playwright's disabled features and the WebUI omnibox ones, in one flag; no hidden omnibox renderer", async () => {
     home = tempHome("bw-chromium-args-");
     const { browser, renderers } = await browserOf(home, full!.path);
+    expectOneMergedEnable(browser);
     const [playwrights, ...ours] = disabledFeatures(browser);
     expect(ours).toHaveLength(1);
     // Ours replaces Playwright's: it must hold every feature of it.
@@ -67,6 +79,7 @@ describe("the flags Chromium is launched with", () => {
     home = tempHome("bw-chromium-args-");
     const { browser, renderers } = await browserOf(home, shell!.path);
     expect(disabledFeatures(browser)).toHaveLength(1);
+    expectOneMergedEnable(browser);
     expect(renderers).toHaveLength(1);
   });
 });

@@ -9,10 +9,11 @@ import { execFileSync, spawn } from "node:child_process";
 import { chownSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { CLI } from "../helpers/cli.js";
 import { compromisedEnv, outsideListener, planFor, readFindings, workloadServer, type Finding, type Findings, type Plan } from "../helpers/compromised.js";
 import type { TestServer } from "../helpers/http-server.js";
+import { describeNeeding, skipFor } from "../helpers/needs.js";
 import { daemonProcessesOf, waitForExit } from "../helpers/procs.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -29,7 +30,7 @@ function tryExec(file: string, args: string[]): string | undefined {
   }
 }
 
-describe.runIf(isRoot && tryExec("useradd", ["--help"]) !== undefined)("a compromised worker of an ordinary user, contained without privileges", () => {
+describeNeeding(!isRoot ? "needs root: it makes a user with useradd" : tryExec("useradd", ["--help"]) === undefined ? "useradd is missing" : undefined, "a compromised worker of an ordinary user, contained without privileges", () => {
   let base: string;
   let home: string;
   let otherHome: string;
@@ -115,7 +116,7 @@ describe.runIf(isRoot && tryExec("useradd", ["--help"]) !== undefined)("a compro
   });
 
   it("runs as the user, in a network namespace of loopback only, and reaches nothing outside it", (ctx) => {
-    if (why) return ctx.skip(why);
+    if (skipFor(ctx, why)) return;
     expect(found.fixtureError).toBeUndefined();
     expect(found.uid).toBe(uid);
     expect(found.network).toEqual({ interfaces: ["lo"], routesOut: 0 });
@@ -127,14 +128,14 @@ describe.runIf(isRoot && tryExec("useradd", ["--help"]) !== undefined)("a compro
   });
 
   it("reads nothing of the user's vault, daemons or other profile, writes nowhere else, and connects to no daemon", (ctx) => {
-    if (why) return ctx.skip(why);
+    if (skipFor(ctx, why)) return;
     for (const name of Object.keys(plan.reads)) expect(found[`read:${name}`], name).toMatchObject({ ok: false, code: "ENOENT" });
     for (const name of Object.keys(plan.writes)) expect((found[`write:${name}`] as Finding).ok, name).toBe(false);
     for (const name of Object.keys(plan.sockets)) expect(found[`socket:${name}`], name).toMatchObject({ ok: false, code: "ENOENT" });
   });
 
   it("still navigates through the guard and fills the user's login from the vault", async (ctx) => {
-    if (why) return ctx.skip(why);
+    if (skipFor(ctx, why)) return;
     expect(first.json, first.stderr).toMatchObject({ ok: true, result: "Contained" });
     expect((first.json.warnings ?? []).map((w: { code: string }) => w.code)).not.toContain("CONTAINMENT_UNAVAILABLE");
     const filled = await asUser(["exec", "-c", `

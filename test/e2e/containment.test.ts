@@ -18,6 +18,7 @@ import { CANARY_PASSWORD } from "../helpers/canary.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { compromisedEnv, outsideListener, planFor, readFindings, workloadServer, type Finding, type Findings, type Plan } from "../helpers/compromised.js";
 import type { TestServer } from "../helpers/http-server.js";
+import { describeNeeding } from "../helpers/needs.js";
 
 const containment = await probeContainment({ env: process.env });
 const marker = `${process.pid}-${Date.now()}`;
@@ -25,7 +26,8 @@ const warningCodes = (envelope: { warnings?: { code: string }[] }) => (envelope.
 
 const failed = (finding: unknown) => finding as Finding & { ok: false };
 
-describe.runIf(containment.active)("a compromised worker, contained", () => {
+// Both modes: stealth mode launches full Chromium with its own flags, and the containment must hold the same.
+describeNeeding(containment.active ? undefined : `containment unavailable: ${containment.reason}`, "a compromised worker, contained", () => describe.each(["default", "stealth"])("%s mode", (mode) => {
   let home: string;
   let otherHome: string;
   let server: TestServer;
@@ -44,7 +46,7 @@ describe.runIf(containment.active)("a compromised worker, contained", () => {
     // Another profile's daemon, with a socket and a vault of its own.
     expect((await runCli(["policy", "check", server.url], { home: otherHome })).code).toBe(0);
     plan = planFor(home, otherHome, outside.port, true, marker);
-    env = compromisedEnv(plan);
+    env = { ...compromisedEnv(plan), ...(mode === "stealth" ? { BETTERWRIGHT_STEALTH: "1" } : {}) };
     first = await runCli(["exec", "-c", `await page.goto(${JSON.stringify(server.url)}); return page.title()`], { home, env });
     found = await readFindings(home);
   }, 90_000);
@@ -106,6 +108,7 @@ describe.runIf(containment.active)("a compromised worker, contained", () => {
     expect(doctor.json.checks.find((c: { name: string }) => c.name === "containment")).toMatchObject({ ok: true, detail: expect.stringContaining("own network, mount and pid namespaces") });
     const status = await runCli(["sessions", "--json"], { home });
     expect(status.json.daemons[0].containment).toMatchObject({ active: true, tool: "bwrap" });
+    expect(status.json.daemons[0].settings.stealth).toBe(mode === "stealth");
   });
 
   it("still takes screenshots, accepts an approved download and fills a login from the vault through the daemon", async () => {
@@ -126,7 +129,7 @@ describe.runIf(containment.active)("a compromised worker, contained", () => {
     expect(filled).toEqual({ username: true, password: true });
     expect(posts.some((body) => new URLSearchParams(body).get("pw") === CANARY_PASSWORD)).toBe(true);
   });
-});
+}));
 
 describe("where the worker cannot be contained", () => {
   let home: string;

@@ -32,6 +32,9 @@ const PAGES: Record<string, string | ((req: http.IncomingMessage, res: http.Serv
   "/tall": `<title>tall</title><div id=y style="position:fixed;top:0">y=0</div><div style="height:6000px"></div><script>addEventListener("scroll",()=>{document.getElementById("y").textContent="y="+scrollY})</script>`,
   "/big": `<title>big</title><p>${BIG_TEXT}</p>`,
   "/slow": () => { /* never answers: the navigation timeout ends it */ },
+  // A login whose POST gets no answer at all: Chromium shows its error page (net::ERR_EMPTY_RESPONSE).
+  "/login": `<title>login</title><form method=post action=/empty><input id=u name=u autofocus></form>`,
+  "/empty": (req) => void req.socket.destroy(),
 };
 
 describe("betterwright serve: the HTTP API", () => {
@@ -157,11 +160,27 @@ describe("betterwright serve: the HTTP API", () => {
       expect(await call(served, "POST", `/sessions/${s1}/navigate`, { body: { url } }), url).toMatchObject({ status: 400, json: { error: { code: "BLOCKED_URL" } } });
     }
     expect(await call(served, "POST", `/sessions/${s1}/navigate`, { body: { url: `http://127.0.0.1:${closedPort}/` } })).toMatchObject({ status: 502, json: { error: { code: "NAVIGATION_FAILED" } } });
+    // The page is now Chromium's error page: reading it is an error, not 200 with empty text.
+    expect(await call(served, "GET", `/sessions/${s1}/read`)).toMatchObject({ status: 502, json: { error: { code: "NAVIGATION_FAILED", message: expect.stringContaining("error page") } } });
     const started = Date.now();
     expect(await call(served, "POST", `/sessions/${s1}/navigate`, { body: { url: `${pages.url}/slow` } })).toMatchObject({ status: 502, json: { error: { code: "NAVIGATION_FAILED", message: expect.stringContaining("10 s") } } });
     expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(await call(served, "POST", `/sessions/${s1}/navigate`, { body: { url: `${pages.url}/` } })).toMatchObject({ status: 200, json: { status: "active", title: "home" } });
+  });
+
+  it("a form whose POST gets no answer leaves Chromium's error page: /read answers 502 NAVIGATION_FAILED, and a navigation recovers", async () => {
+    expect((await call(served, "POST", `/sessions/${s1}/navigate`, { body: { url: `${pages.url}/login` } })).status).toBe(200);
+    expect((await call(served, "POST", `/sessions/${s1}/input`, { body: { type: "text", text: "ada" } })).status).toBe(200);
+    await call(served, "POST", `/sessions/${s1}/input`, { body: { type: "key", key: "Enter" } });
+    let reply = await call(served, "GET", `/sessions/${s1}/read`);
+    for (let i = 0; i < 50 && reply.status === 200 && reply.json.title === "login"; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      reply = await call(served, "GET", `/sessions/${s1}/read`);
+    }
+    expect(reply, JSON.stringify(reply.json)).toMatchObject({ status: 502, json: { error: { code: "NAVIGATION_FAILED" } } });
+    expect(await call(served, "POST", `/sessions/${s1}/navigate`, { body: { url: `${pages.url}/` } })).toMatchObject({ status: 200, json: { status: "active", title: "home" } });
+    expect(await read(s1)).toMatchObject({ title: "home", text: "hello http" });
   });
 
   it("holds three sessions at once: a fourth is 409 SESSION_LIMIT until one closes; a closed one is 409 SESSION_CLOSED", async () => {

@@ -4,11 +4,13 @@
 // refuse with UNSAFE_PATH, send the listener nothing and write nothing outside
 // the home.
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { destroyHome, runCli, type CliResult } from "../helpers/cli.js";
-import { asNobody, fakeListener, NOBODY, runningAsRoot, sharedTmp, type FakeListener } from "../helpers/other-user.js";
+import { asNobody, fakeListener, NOBODY, sharedTmp, type FakeListener } from "../helpers/other-user.js";
+import { describeNeeding, NEEDS_ROOT } from "../helpers/needs.js";
 
 const PASSWORD = "hunter2-for-the-listener";
 
@@ -20,7 +22,7 @@ function expectRefused(result: CliResult, mentions: string): void {
   expect(result.json.error.message, where).toContain("Fix:");
 }
 
-describe.runIf(runningAsRoot)("another local user", () => {
+describeNeeding(NEEDS_ROOT, "another local user", () => {
   let base: string;
   let listener: FakeListener | undefined;
   const homes: string[] = [];
@@ -47,18 +49,21 @@ describe.runIf(runningAsRoot)("another local user", () => {
   const vaultAdd = (home: string, env: NodeJS.ProcessEnv = {}) =>
     runCli(["--json", "vault", "add", "--site", "https://example.com", "--username", "me"], { home, input: PASSWORD, env, timeoutMs: 30_000 });
 
+  // env-paths names the short-socket folder under TMPDIR after the last part of $HOME (root's is /root, a user's /home/<user>).
+  const userDir = () => path.join(base, path.basename(homedir()));
+
   describe("the short-socket folder under the temp directory", () => {
     it("is not trusted when another user made its parent first: the client sends their listener nothing", async () => {
       const home = ourHome(true);
-      // What betterwright computes under TMPDIR=base, as root: base/root/betterwright/<hash>.sock.
-      const inSharedTmp = path.join(base, "root", "betterwright", path.basename(layoutFor(home).socketPath));
+      // What betterwright computes under TMPDIR=base: base/<user>/betterwright/<hash>.sock.
+      const inSharedTmp = path.join(userDir(), "betterwright", path.basename(layoutFor(home).socketPath));
       expect(layoutFor(home).socketPath).not.toBe(layoutFor(home).homeSocketPath);
-      asNobody("mkdir", "-m", "0755", path.join(base, "root"));
+      asNobody("mkdir", "-m", "0755", userDir());
       asNobody("mkdir", "-m", "0700", path.dirname(inSharedTmp));
       listener = await fakeListener(inSharedTmp);
 
       const result = await vaultAdd(home, { TMPDIR: base });
-      expectRefused(result, path.join(base, "root"));
+      expectRefused(result, userDir());
       expect(result.json.error.message).toContain(`uid ${NOBODY}`);
       expect(listener.received()).toBe(0);
       expect(result.stdout + result.stderr).not.toContain(PASSWORD);
@@ -66,10 +71,10 @@ describe.runIf(runningAsRoot)("another local user", () => {
 
     it("is not made inside another user's folder: the daemon refuses to bind there", async () => {
       const home = ourHome(true);
-      asNobody("mkdir", "-m", "0755", path.join(base, "root"));
+      asNobody("mkdir", "-m", "0755", userDir());
       const result = await runCli(["--json", "vault", "list"], { home, env: { TMPDIR: base }, timeoutMs: 30_000 });
-      expectRefused(result, path.join(base, "root"));
-      expect(readdirSync(path.join(base, "root"))).toEqual([]);
+      expectRefused(result, userDir());
+      expect(readdirSync(userDir())).toEqual([]);
     });
   });
 

@@ -4,9 +4,10 @@
 // metadata address on lo, with a server that counts what reaches it). The
 // remote browsers' only way out is the daemon's guard proxy.
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { CLI } from "../helpers/cli.js";
-import { runInLoopbackNamespace } from "../helpers/loopback-namespace.js";
+import { loopbackNamespaceUnavailable, runInLoopbackNamespace } from "../helpers/loopback-namespace.js";
+import { describeNeeding } from "../helpers/needs.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/remote-browsers-fixture.mjs", import.meta.url));
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -16,7 +17,7 @@ function runInNamespace(): Promise<any> {
   return runInLoopbackNamespace(FIXTURE, [CLI, REPO], SETUP, 170_000);
 }
 
-describe("sessions on remote browser servers, guarded, in a loopback-only namespace", () => {
+describeNeeding(loopbackNamespaceUnavailable(), "sessions on remote browser servers, guarded, in a loopback-only namespace", () => {
   let r: any;
 
   beforeAll(async () => {

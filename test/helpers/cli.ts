@@ -92,8 +92,12 @@ export function daemonPids(home: string): number[] {
   return pids;
 }
 
-/** Stops every daemon of the home (gracefully, then by force: the daemon leads its own process group) and removes the home. */
-export async function destroyHome(home: string): Promise<void> {
+/**
+ * Stops every daemon of the home (gracefully, then by force: the daemon leads its own process group) and removes the home.
+ * No home (a setup that failed before making one) is nothing to do, so the setup's own error stays the one reported.
+ */
+export async function destroyHome(home: string | undefined): Promise<void> {
+  if (home === undefined) return;
   const pids = daemonPids(home);
   for (const pid of pids) {
     try { process.kill(pid, "SIGTERM"); } catch { /* gone */ }

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 export const NOBODY = 65534;
-export const runningAsRoot = process.getuid?.() === 0;
+export { runningAsRoot } from "./needs.js";
 
 const AS_NOBODY = ["--reuid", String(NOBODY), "--regid", String(NOBODY), "--clear-groups"];
 

@@ -14,7 +14,7 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
-function allPids(): number[] {
+export function allPids(): number[] {
   return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
 }
 

@@ -14,6 +14,7 @@ import { layoutFor } from "../../shared/paths.js";
 import { cleanEnv, destroyHome } from "../helpers/cli.js";
 import { startIdleDaemon } from "../helpers/idle-daemon.js";
 import { alive, isWorkerNode, until, waitForExit } from "../helpers/procs.js";
+import { skipFor } from "../helpers/needs.js";
 
 function envOf(pid: number): Record<string, string> {
   try {
@@ -71,7 +72,7 @@ describe("the early worker", () => {
   it("contained, knows the worker's own process inside bwrap: once it is gone the worker is not alive, before bwrap has exited", async (ctx) => {
     const env = cleanEnv(home);
     const containment = await probeContainment({ env });
-    if (!containment.active) return ctx.skip(`containment unavailable: ${containment.reason}`);
+    if (skipFor(ctx, containment.active ? undefined : `containment unavailable: ${containment.reason}`)) return;
     const layout = layoutFor(home);
     const spawned = spawnWorker(planFor(layout, profileWorkerDirs(layout), { explicit: null, headless: true }, containment, env));
     try {

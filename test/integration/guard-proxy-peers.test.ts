@@ -8,15 +8,16 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { BrowserContext } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { GuardService } from "../../daemon/egress/guard-service.js";
 import { BrowserGuard, type GuardAskFn } from "../../daemon/worker/browser-guard/browser-guard.js";
 import type { BlockedRequest } from "../../shared/envelope.js";
 import { recordingDialer } from "../helpers/guard-proxy-harness.js";
+import { describeNeeding, NEEDS_ROOT } from "../helpers/needs.js";
 
 const NOBODY = 65534;
 const SETPRIV = "/usr/bin/setpriv";
-const canSwitchUser = process.getuid?.() === 0 && existsSync(SETPRIV);
+const cannotSwitchUser = process.getuid?.() !== 0 ? NEEDS_ROOT : existsSync(SETPRIV) ? undefined : `${SETPRIV} is missing`;
 
 /**
  * A SOCKS5 client in one write (greeting, CONNECT by name as Chromium sends it,
@@ -104,7 +105,7 @@ async function startGuard() {
   return { proxy, service, dialed: dialer.asked, logs, blocked };
 }
 
-describe.skipIf(!canSwitchUser)("the guard proxy and other local users", () => {
+describeNeeding(cannotSwitchUser, "the guard proxy and other local users", () => {
   it("closes another user's connection unanswered: no byte, no policy question, no blocked entry, nothing dialled", async () => {
     const { proxy, service, dialed, logs, blocked } = await startGuard();
     const page = await runClient(NOBODY, proxy.port, "127.0.0.1", port);

@@ -14,7 +14,8 @@ import { openVault } from "../../daemon/vault/vault.js";
 import { resolveConfig, daemonSettingsOf } from "../../shared/config.js";
 import { layoutFor } from "../../shared/paths.js";
 import { checkSocket, ensurePrivateDir, openPrivateFile, writeFileAtomic } from "../../shared/secure-fs.js";
-import { NOBODY, runningAsRoot } from "../helpers/other-user.js";
+import { NOBODY } from "../helpers/other-user.js";
+import { itNeeding, NEEDS_ROOT } from "../helpers/needs.js";
 
 const UNSAFE = expect.objectContaining({ code: "UNSAFE_PATH" });
 
@@ -45,7 +46,7 @@ describe("the daemon's home and files", () => {
     expect(readdirSync(home)).toEqual([]);
   });
 
-  it.runIf(runningAsRoot)("refuses to start in another user's home, or with another user's folder in it", () => {
+  itNeeding(NEEDS_ROOT, "refuses to start in another user's home, or with another user's folder in it", () => {
     const home = path.join(root, "home");
     mkdirSync(home, { mode: 0o700 });
     chownSync(home, NOBODY, NOBODY);
@@ -89,7 +90,7 @@ describe("the daemon's home and files", () => {
     expect(readFileSync(link, "utf8")).toBe("replaced the link, not its target\n");
   });
 
-  it.runIf(runningAsRoot)("appends to no file of another user's, even a real one", () => {
+  itNeeding(NEEDS_ROOT, "appends to no file of another user's, even a real one", () => {
     const theirs = path.join(root, "theirs.log");
     writeFileSync(theirs, "theirs\n", { mode: 0o600 });
     chownSync(theirs, NOBODY, NOBODY);

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { prepareSocketDir } from "../../daemon/socket-path.js";
+import { itNeeding, NEEDS_ROOT } from "../helpers/needs.js";
 
 const NOBODY = 65534;
-const asRoot = process.getuid?.() === 0;
 
 describe("the short-socket fallback folder", () => {
   let root: string;
@@ -56,7 +56,7 @@ describe("the short-socket fallback folder", () => {
     expect(() => prepareSocketDir(socket, home)).toThrow(expect.objectContaining({ code: "UNSAFE_PATH", message: expect.stringContaining(dir) }));
   });
 
-  it.runIf(asRoot)("refuses a 0700 folder owned by another user", () => {
+  itNeeding(NEEDS_ROOT, "refuses a 0700 folder owned by another user", () => {
     mkdirSync(dir, { mode: 0o700 });
     chownSync(dir, NOBODY, NOBODY);
     expect(() => prepareSocketDir(socket, home)).toThrow(expect.objectContaining({ code: "UNSAFE_PATH" }));

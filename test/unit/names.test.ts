@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BwError } from "../../shared/errors.js";
-import { DEFAULT_PROFILE, LOCK_MARKER, MAX_NAME_LENGTH, nameProblem, normalizeProfile, validateName } from "../../shared/names.js";
+import { DEFAULT_PROFILE, isServeName, LOCK_MARKER, MAX_NAME_LENGTH, nameProblem, normalizeProfile, validateName } from "../../shared/names.js";
 
 describe("profile and session names", () => {
   it.each([
@@ -62,5 +62,21 @@ describe("profile and session names", () => {
     expect(normalizeProfile("default")).toBe(DEFAULT_PROFILE);
     expect(normalizeProfile("social")).toBe("social");
     expect(() => normalizeProfile("../social")).toThrow(BwError);
+  });
+});
+
+describe("betterwright serve's names", () => {
+  it.each([
+    ["0b0f3f4e-1a2b-4c3d-8e9f-0123456789ab", "session", true],
+    ["0B0F3F4E-1A2B-4C3D-8E9F-0123456789AB", "session", true],
+    ["0b0f3f4e-1a2b-9c3d-8e9f-0123456789ab", "session", false],
+    ["mcp-agent-0b0f3f4e", "session", false],
+    ["http-0b0f3f4e-1a2b-4c3d-8e9f-0123456789ab", "session", false],
+    ["http-0b0f3f4e-1a2b-4c3d-8e9f-0123456789ab", "state", true],
+    ["HTTP-anything", "state", true],
+    ["https-login", "state", false],
+    ["login", "state", false],
+  ] as const)("%s as a %s name: %s", (name, kind, reserved) => {
+    expect(isServeName(name, kind)).toBe(reserved);
   });
 });

@@ -1,6 +1,6 @@
 // Untrusted text on its way to a terminal or a file a person reads: C0 (but
-// the line breaks a caller keeps), DEL, C1, U+2028 and U+2029 come out as
-// escapes, and JSON stays JSON with the same value.
+// the line breaks a caller keeps), DEL, C1, U+2028, U+2029 and the bidi
+// controls come out as escapes, and JSON stays JSON with the same value.
 import { describe, expect, it } from "vitest";
 import { renderTranscriptEntry } from "../../cli/commands/transcript.js";
 import { SPILL_THRESHOLD_CHARS, spillText, untrustedDocument } from "../../daemon/artifacts/spill.js";
@@ -20,6 +20,9 @@ describe("escapeControls", () => {
     ["the short escapes", "\b\t\n\f\r", "\\b\\t\\n\\f\\r"],
     ["NUL", "a\u0000b", "a\\u0000b"],
     ["printable non-ASCII stays", "é😀\u00a0\u00a1", "é😀\u00a0\u00a1"],
+    ["a right-to-left override in a title", "invoice\u202efdp.exe", "invoice\\u202efdp.exe"],
+    ["every bidi control", "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069", "\\u061c\\u200e\\u200f\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069"],
+    ["right-to-left text itself stays", "שלום مرحبا", "שלום مرحبا"],
   ])("%s", (_name, input, expected) => {
     expect(escapeControls(input)).toBe(expected);
     expect(escapeControls(input)).not.toMatch(UNSAFE_CHAR);
@@ -33,6 +36,7 @@ describe("escapeControls", () => {
 describe("safeJson", () => {
   const values: [string, unknown][] = [
     ["a page title with C1 and separators", { title: `t${CSI_C1}1;1H\u2028\u2029\u0085\u007f` }],
+    ["a page title with bidi controls", { title: "a\u202eb\u2067c\u2069\u200f" }],
     ["control characters JSON.stringify escapes itself", [`${ESC}]0;x\u0007`, "\n\t"]],
     ["keys too", { [`k${CSI_C1}`]: 1 }],
     ["plain values", { a: 1, b: [true, null, "é"] }],

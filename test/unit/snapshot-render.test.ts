@@ -3,7 +3,7 @@
 // buffers' drop counts and the URLs they keep.
 import { describe, expect, it } from "vitest";
 import { collectRefs, describeNode, findRef, maskPasswords, PASSWORD_MASK, renderTree, type AriaTree } from "../../daemon/worker/ops/snapshot/aria-render.js";
-import { CAPTURE_TTL_MS, CaptureStore, MAX_CAPTURES_PER_PAGE } from "../../daemon/worker/ops/snapshot/captures.js";
+import { CAPTURE_TTL_MS, CaptureStore, MAX_CAPTURE_CHARS, MAX_CAPTURES_PER_PAGE } from "../../daemon/worker/ops/snapshot/captures.js";
 import { diffLines, editScript } from "../../daemon/worker/ops/snapshot/line-diff.js";
 import { RingBuffer } from "../../daemon/worker/ops/observe/ring-buffer.js";
 import { safeUrl } from "../../daemon/worker/ops/observe/safe-url.js";
@@ -146,6 +146,21 @@ describe("captures and cursors", () => {
     }
     expect(parts.join("\n")).toBe(text);
     expect(parts.length).toBeGreaterThan(5);
+  });
+
+  it("cuts a capture too long to keep at a line end, so no line (nor a secret on it) is kept in part", () => {
+    const line = "- paragraph: a line of the page with its own words ";
+    const text = Array.from({ length: Math.ceil(MAX_CAPTURE_CHARS / line.length) + 10 }, (_, i) => `${line}${i}`).join("\n");
+    const store = new CaptureStore(() => 0);
+    let part = store.add("p1", 1, text, 1_000_000);
+    let whole = part.text;
+    while (part.cursor) {
+      part = store.resume(part.cursor, 1_000_000);
+      whole += `\n${part.text}`;
+    }
+    const kept = whole.slice(0, whole.lastIndexOf("\n[capture cut at"));
+    expect(kept.length).toBeLessThanOrEqual(MAX_CAPTURE_CHARS);
+    expect(text.startsWith(`${kept}\n`)).toBe(true);
   });
 
   it("refuses a cursor after its 30 s, or one pushed out by newer captures", () => {

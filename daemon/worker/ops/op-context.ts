@@ -2,7 +2,7 @@
 // and records (the same RunContext snippet services get), the session's
 // pages, the per-page state that outlives runs (snapshots, observation), the
 // network guard's wrapper, and the session's snippet services by name.
-import type { DownloadOutcome } from "../../../shared/envelope.js";
+import type { DownloadOutcome, TextContext } from "../../../shared/envelope.js";
 import type { PageRegistry } from "../page-registry.js";
 import type { RunContext, ScopeFunction } from "../sandbox/scope-functions.js";
 import type { SessionPageState } from "./page-state.js";
@@ -24,6 +24,8 @@ export interface OpSessionContext {
 export interface OpContext extends OpSessionContext {
   /** An argument (dotted path) went into a password field: the transcript shows it redacted. */
   secretArg(path: string): void;
+  /** The result's `text` was cut out of a longer text: what surrounds it, for the daemon's redaction. */
+  textCut(context: TextContext): void;
   /** Released when the operation ends (element handles). */
   defer(release: () => Promise<unknown>): void;
 }

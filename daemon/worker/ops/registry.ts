@@ -3,7 +3,7 @@
 // boundary too), its handles released at the end, its failures given codes.
 import { BwError, toBwError } from "../../../shared/errors.js";
 import { checkOperation } from "../../../shared/operations/index.js";
-import type { WorkerOutcome } from "../../../shared/envelope.js";
+import type { TextContext, WorkerOutcome } from "../../../shared/envelope.js";
 import type { OpContext, OpRun, OpSessionContext, OpStart } from "./op-context.js";
 import { opError } from "./op-errors.js";
 import type { OpHandler } from "./handler.js";
@@ -12,17 +12,18 @@ import { interactionHandlers } from "./handlers/interaction.js";
 import { navigationHandlers } from "./handlers/navigation.js";
 import { serviceHandlers } from "./handlers/services.js";
 import { waitHandlers } from "./handlers/waits.js";
+import { webmcpHandlers } from "./handlers/webmcp.js";
 
 export const OP_HANDLERS: ReadonlyMap<string, OpHandler> = new Map(
-  [...navigationHandlers, ...inspectionHandlers, ...interactionHandlers, ...serviceHandlers, ...waitHandlers].map((h) => [h.name, h]),
+  [...navigationHandlers, ...inspectionHandlers, ...interactionHandlers, ...serviceHandlers, ...waitHandlers, ...webmcpHandlers].map((h) => [h.name, h]),
 );
 
 /** Runs an operation's handler on checked arguments: its handles released at the end, its failure given a code. */
-export async function runHandler(name: string, session: OpSessionContext, args: Record<string, unknown>, secretArg: (path: string) => void = () => {}): Promise<unknown> {
+export async function runHandler(name: string, session: OpSessionContext, args: Record<string, unknown>, notes: Partial<Pick<OpContext, "secretArg" | "textCut">> = {}): Promise<unknown> {
   const handler = OP_HANDLERS.get(name);
   if (!handler) throw new BwError("INVALID_ARGUMENT", `operation ${name} is not available in this worker`);
   const releases: (() => Promise<unknown>)[] = [];
-  const ctx: OpContext = { ...session, secretArg, defer: (release) => { releases.push(release); } };
+  const ctx: OpContext = { ...session, secretArg: notes.secretArg ?? (() => {}), textCut: notes.textCut ?? (() => {}), defer: (release) => { releases.push(release); } };
   try {
     return await handler.run(ctx, args);
   } catch (error) {
@@ -32,17 +33,23 @@ export async function runHandler(name: string, session: OpSessionContext, args: 
   }
 }
 
-/** An operation ready to start in a session's lane, and what its outcome gains afterwards (secret arguments). */
+/** An operation ready to start in a session's lane, and what its outcome gains afterwards (secret arguments, the context of a cut text). */
 export function operationRun(name: string, rawArgs: unknown): { start: OpStart; finish(outcome: WorkerOutcome): WorkerOutcome } {
   const secretArgs: string[] = [];
+  let textContext: TextContext | undefined;
   const start: OpStart = async (session) => {
     const { args } = checkOperation(name, rawArgs);
     await session.pages.ensure();
-    return runHandler(name, session, args, (path) => { secretArgs.push(path); });
+    return runHandler(name, session, args, { secretArg: (path) => { secretArgs.push(path); }, textCut: (context) => { textContext = context; } });
   };
   return {
     start,
-    finish: (outcome) => (secretArgs.length > 0 ? { ...outcome, secretArgs } : outcome),
+    finish: (outcome) => ({
+      ...outcome,
+      ...(secretArgs.length > 0 ? { secretArgs } : {}),
+      // A result cut to a preview on its way out carries the preview's context instead.
+      ...(textContext !== undefined && outcome.ok && !outcome.truncated ? { textContext } : {}),
+    }),
   };
 }
 

@@ -1,15 +1,17 @@
 // Turns an operation's target into what it acts on. A ref resolves only
 // against the session's latest snapshot, on the page and the document that
 // snapshot was taken on, and to the one element it named then (an element
-// handle: it can never be re-resolved to another element); anything else is
-// STALE_REF at once. A locator that matches several elements is
-// LOCATOR_AMBIGUOUS before anything is done.
+// handle: it can never be re-resolved to another element) while that element
+// keeps the role and name the snapshot showed; anything else is STALE_REF at
+// once. A locator that matches several elements is LOCATOR_AMBIGUOUS before
+// anything is done.
 import type { ElementHandle, Locator, Page } from "playwright-core";
 import { BwError } from "../../../shared/errors.js";
 import { describeTarget, type Target } from "../../../shared/operations/index.js";
 import type { OpContext } from "./op-context.js";
 import { opError } from "./op-errors.js";
 import { alive } from "./page-state.js";
+import { assertSameMeaning, meaningHolds } from "./ref-meaning.js";
 import { describeNode, findRef } from "./snapshot/aria-render.js";
 
 /** The parts of Locator and ElementHandle the operations call (both have them). */
@@ -46,6 +48,9 @@ async function resolveRef(ctx: OpContext, page: Page, pageId: string, ref: strin
   if (!binding) throw stale(`${ref}: no snapshot has been taken in this session (or its page closed)`);
   if (binding.pageId !== pageId) throw stale(`${ref} comes from a snapshot of page ${binding.pageId}, but ${pageId} is the active page (tabs select ${binding.pageId} to act there)`);
   if (!binding.refs.has(ref)) throw stale(`${ref} is not in the latest snapshot of page ${pageId}`);
+  const node = findRef(binding.tree, ref);
+  // Asked alongside the checks and the lookup below, so that it adds no round trip of its own when the answer is yes.
+  const early = node ? meaningHolds(page, ref, node) : undefined;
   if (!(await ctx.state.entry(pageId).document.still(binding.document))) throw stale(`page ${pageId} has navigated to another document since the snapshot ${ref} comes from`);
   const prefix = FRAME_PREFIX.exec(ref)?.[1];
   if (prefix !== undefined) {
@@ -72,7 +77,7 @@ async function resolveRef(ctx: OpContext, page: Page, pageId: string, ref: strin
   }
   const handle = handles[0]!;
   ctx.defer(() => handle.dispose());
-  const node = findRef(binding.tree, ref);
+  if (node) await assertSameMeaning(page, ref, node, ctx.run.remainingMs(), early);
   return { kind: "element", element: handle as unknown as Actionable, locator, ref, describe: node ? describeNode(node) : ref };
 }
 

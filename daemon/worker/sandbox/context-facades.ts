@@ -148,6 +148,9 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
   const mouseProto = create(null);
   methods(mouseProto, "mouse", spec.mouse.async, call);
   freeze(mouseProto);
+  const webmcpProto = create(null);
+  methods(webmcpProto, "webmcp", spec.webmcp.async, call);
+  freeze(webmcpProto);
 
   const frameProto = create(null);
   methods(frameProto, "frame", spec.frame.async, call);
@@ -239,8 +242,8 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
     }
     return null;
   });
-  // `page.keyboard` and `page.mouse`: made for their page on first read, then the same object each time.
-  const PARTS: [string, object][] = [["keyboard", keyboardProto], ["mouse", mouseProto]];
+  // `page.keyboard`, `page.mouse` and `page.webmcp`: made for their page on first read, then the same object each time.
+  const PARTS: [string, object][] = [["keyboard", keyboardProto], ["mouse", mouseProto], ["webmcp", webmcpProto]];
   for (let i = 0; i < PARTS.length; i++) {
     const [name, proto] = PARTS[i]!;
     P.ObjectDefineProperty(pageProto, name, {
@@ -249,7 +252,7 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
         const parts = (o.parts ??= create(null) as Record<string, object>);
         if (parts[name]) return parts[name];
         const part = freeze(facade(proto, { kind: name, run: o.run, fields: record({ target: name, pageId: o.root.pageId }), root: o.root, steps: o.steps }));
-        tag(part, `[${name === "keyboard" ? "Keyboard" : "Mouse"} ${o.root.pageId}]`);
+        tag(part, `[${name === "keyboard" ? "Keyboard" : name === "mouse" ? "Mouse" : "WebMCP"} ${o.root.pageId}]`);
         return (parts[name] = part);
       },
       enumerable: true,

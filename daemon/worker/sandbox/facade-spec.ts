@@ -52,10 +52,12 @@ export const FACADE_SPEC = {
   },
   keyboard: { async: ["press", "type", "down", "up", "insertText"] },
   mouse: { async: ["click", "dblclick", "move", "down", "up", "wheel"] },
+  /** `page.webmcp`: the page's WebMCP tools, through the worker's bridge (docs/webmcp.md). */
+  webmcp: { async: ["tools", "callTool"] },
 } as const;
 
 export type FacadeSpec = typeof FACADE_SPEC;
-export type FacadeTarget = "page" | "frame" | "locator" | "keyboard" | "mouse";
+export type FacadeTarget = "page" | "frame" | "locator" | "keyboard" | "mouse" | "webmcp";
 export type ChainKind = "locator" | "frameLocator";
 
 export function isAllowed(target: FacadeTarget, method: string, kind: "async" | "sync"): boolean {

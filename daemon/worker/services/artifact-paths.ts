@@ -6,6 +6,7 @@
 import { lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { BwError } from "../../../shared/errors.js";
+import { isStorageFailure, storageError } from "../../../shared/fs-problem.js";
 
 export const MAX_ARTIFACT_NAME_CHARS = 128;
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._ -]*$/;
@@ -36,7 +37,12 @@ export function artifactNameProblem(name: unknown): string | undefined {
 /** The session's artifact folder, created 0700; it must be a plain folder at its canonical path (no symlink on the way). */
 export function sessionArtifactDir(artifactsDir: string, session: string): string {
   const dir = path.join(artifactsDir, session);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // A full or read-only disk (a folder takes a block on most file systems) is the machine's, not the snippet's.
+    throw isStorageFailure(error) ? storageError(error) : error;
+  }
   let real: string;
   try {
     real = realpathSync(dir);

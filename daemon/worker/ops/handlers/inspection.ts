@@ -1,5 +1,6 @@
 // snapshot, find, read, observe: what the page shows and what it did.
 import vm from "node:vm";
+import { textContextAround } from "../../../../shared/envelope.js";
 import { BwError } from "../../../../shared/errors.js";
 import { DEFAULT_READ_CHARS, DEFAULT_SNAPSHOT_CHARS, Ops, type SnapshotResult } from "../../../../shared/operations/index.js";
 import type { OpContext } from "../op-context.js";
@@ -22,7 +23,8 @@ async function snapshot(ctx: OpContext, args: { target?: Parameters<typeof resol
       throw new BwError("STALE_REF", `snapshot cursor ${args.cursor} belongs to a document page ${part.pageId} has navigated away from: take a new snapshot`);
     }
     const binding = ctx.state.binding;
-    const { pageId, document: _document, ...rest } = part;
+    const { pageId, document: _document, context, ...rest } = part;
+    ctx.textCut(context);
     return { pageId, url: ctx.state.entry(pageId).page.url(), ...rest, refs: binding?.pageId === pageId ? binding.refs.size : 0, interactive: false };
   }
   const root = args.target === undefined ? undefined : (await resolveElement(ctx, args.target)).locator;
@@ -44,7 +46,8 @@ async function snapshot(ctx: OpContext, args: { target?: Parameters<typeof resol
     }
   }
   if (root === undefined) taken.entry.baseline = { tree: taken.tree, document: taken.document, depth: args.depth };
-  const part = ctx.state.captures.add(taken.pageId, taken.document, text, maxChars);
+  const { context, ...part } = ctx.state.captures.add(taken.pageId, taken.document, text, maxChars);
+  ctx.textCut(context);
   return { pageId: taken.pageId, url: taken.entry.page.url(), ...part, refs: ctx.state.binding?.refs.size ?? 0, interactive, ...(diff ? { diff } : {}) };
 }
 
@@ -87,7 +90,9 @@ export const inspectionHandlers = [
     const root = args.target === undefined ? page.locator("body") : (await resolveElement(ctx, args.target)).locator;
     const all = await mapErrors({ target: "read", ref: args.target !== undefined && "ref" in args.target }, () => root.innerText({ timeout: ctx.run.remainingMs() }));
     const max = args.maxChars ?? DEFAULT_READ_CHARS;
-    return { url: page.url(), title: await page.title().catch(() => ""), text: all.slice(0, max), totalChars: all.length, truncated: all.length > max };
+    const end = Math.min(max, all.length);
+    ctx.textCut(textContextAround(all, 0, end));
+    return { url: page.url(), title: await page.title().catch(() => ""), text: all.slice(0, end), totalChars: all.length, truncated: all.length > max };
   }),
   handle(Ops.observe, async (ctx, args) => {
     const pageId = ctx.pages.active();

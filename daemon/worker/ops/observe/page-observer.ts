@@ -4,6 +4,7 @@
 // failure); never headers or bodies, so no Authorization or Cookie value.
 import type { Page, Request } from "playwright-core";
 import type { ObserveEntry, ObserveResult } from "../../../../shared/operations/index.js";
+import { clipAtWord } from "../clip-text.js";
 import { RingBuffer } from "./ring-buffer.js";
 import { safeUrl } from "./safe-url.js";
 
@@ -14,7 +15,7 @@ export type ObserveSource = keyof typeof OBSERVE_CAPACITY;
 type Entry = Omit<ObserveEntry, "id">;
 
 function clip(text: string): string {
-  return text.length > MAX_OBSERVED_TEXT ? `${text.slice(0, MAX_OBSERVED_TEXT)}…` : text;
+  return clipAtWord(text, MAX_OBSERVED_TEXT);
 }
 
 export class PageObserver {

@@ -1,6 +1,7 @@
 // A request URL as the observation buffers keep it: no user or password, no
 // fragment, the values of query parameters that look like secrets replaced,
 // data: and blob: URLs cut to their type. Pure.
+import { clipAtWord } from "../clip-text.js";
 
 const SECRET_PARAM = /(^|[_-])(token|key|secret|password|passwd|pwd|auth|authorization|session|sid|sig|signature|code|credential|jwt|access|refresh|otp|apikey|api_key)([_-]|$)/i;
 export const MAX_URL_CHARS = 2_000;
@@ -12,7 +13,7 @@ export function safeUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    return raw.length > 200 ? `${raw.slice(0, 200)}…` : raw;
+    return clipAtWord(raw, 200, "url");
   }
   url.username = "";
   url.password = "";
@@ -21,5 +22,5 @@ export function safeUrl(raw: string): string {
     if (SECRET_PARAM.test(key)) url.searchParams.set(key, REDACTED_VALUE);
   }
   const text = url.toString();
-  return text.length > MAX_URL_CHARS ? `${text.slice(0, MAX_URL_CHARS)}…` : text;
+  return clipAtWord(text, MAX_URL_CHARS, "url");
 }

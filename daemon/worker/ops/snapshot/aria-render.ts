@@ -4,6 +4,8 @@
 // pointing at, link targets on the same origin are shortened to their path,
 // and the value of a password field is never shown. Pure: no browser here.
 
+import { clipAtWord, cutAtWord } from "../clip-text.js";
+
 export interface AriaNode {
   role: string;
   name?: string;
@@ -90,7 +92,7 @@ function shortUrl(url: string, pageUrl: string): string {
   } catch {
     // not a URL we can parse: shown as it is
   }
-  return shown.length > MAX_URL_CHARS ? `${shown.slice(0, MAX_URL_CHARS)}…` : shown;
+  return clipAtWord(shown, MAX_URL_CHARS, "url");
 }
 
 function attributes(node: AriaNode): string {
@@ -126,8 +128,7 @@ function innerText(node: AriaNode, limit = 80): string {
     else for (const c of n.children ?? []) walk(c);
   };
   walk(node);
-  const text = oneLine(parts.join(" "));
-  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+  return clipAtWord(oneLine(parts.join(" ")), limit);
 }
 
 function line(node: AriaNode, depth: number, options: RenderOptions, text: string | undefined): string {
@@ -225,7 +226,7 @@ const CONTEXT_ROLES: ReadonlySet<string> = new Set(["row", "listitem", "article"
 function contextOf(node: AriaNode): string | undefined {
   const first = node.role === "row" ? shownChildren(node.children ?? []).find((c) => typeof c !== "string") : undefined;
   const text = node.name ?? (typeof first === "object" ? first.name ?? first.text : undefined) ?? innerText(node, 40);
-  return text ? `${node.role} "${oneLine(text).slice(0, 40)}"` : undefined;
+  return text ? `${node.role} "${cutAtWord(oneLine(text), 40)}"` : undefined;
 }
 
 interface InteractiveLine {
@@ -288,7 +289,12 @@ export function findRef(tree: AriaTree, ref: string): AriaNode | undefined {
   return undefined;
 }
 
+/** `button "Sign in"`: an element's role and accessible name. */
+export function describeRole(node: { role: string; name?: string | undefined }): string {
+  return `${node.role}${node.name ? ` ${quoted(node.name)}` : ""}`;
+}
+
 /** `button "Sign in" [e12]`: how results name a ref's element. */
 export function describeNode(node: AriaNode): string {
-  return `${node.role}${node.name ? ` ${quoted(node.name)}` : ""} [${node.ref}]`;
+  return `${describeRole(node)} [${node.ref}]`;
 }

@@ -2,6 +2,7 @@
 // a cursor, and the next call reads on through the same capture (immutable,
 // so a page that changed meanwhile cannot tear it). Captures live 30 s, at
 // most a few per page; a capture of a page that navigated since is stale.
+import { textContextAround, type TextContext } from "../../../../shared/envelope.js";
 import { BwError } from "../../../../shared/errors.js";
 
 export const CAPTURE_TTL_MS = 30_000;
@@ -25,6 +26,17 @@ export interface CapturePart {
   offset: number;
   totalChars: number;
   cursor?: string;
+  /** The capture around `text`: the daemon redacts across the cut with it (never part of the answer). */
+  context: TextContext;
+}
+
+/**
+ * Where to cut a capture too long to keep: at the last line end within `max`, so that no line (and so
+ * no secret on it, which the daemon must see whole to redact) is cut in two; mid-line only when one line is longer.
+ */
+function lastLineEnd(text: string, max: number): number {
+  const end = text.lastIndexOf("\n", max);
+  return end > 0 ? end : max;
 }
 
 export class CaptureStore {
@@ -41,7 +53,7 @@ export class CaptureStore {
   /** Keeps `text` and answers its first part. */
   add(pageId: string, document: number, text: string, maxChars: number): CapturePart {
     this.prune();
-    const kept = text.length > MAX_CAPTURE_CHARS ? `${text.slice(0, MAX_CAPTURE_CHARS)}\n[capture cut at ${MAX_CAPTURE_CHARS} characters]` : text;
+    const kept = text.length > MAX_CAPTURE_CHARS ? `${text.slice(0, lastLineEnd(text, MAX_CAPTURE_CHARS))}\n[capture cut at ${MAX_CAPTURE_CHARS} characters]` : text;
     const capture: Capture = { pageId, id: this.nextId++, text: kept, document, at: this.now() };
     const mine = this.captures.filter((c) => c.pageId === pageId);
     if (mine.length >= MAX_CAPTURES_PER_PAGE) this.captures.splice(this.captures.indexOf(mine[0]!), 1);
@@ -70,10 +82,10 @@ export class CaptureStore {
   private part(capture: Capture, offset: number, maxChars: number): CapturePart {
     const { text } = capture;
     const totalChars = text.length;
-    if (totalChars - offset <= maxChars) return { text: text.slice(offset), offset, totalChars };
+    if (totalChars - offset <= maxChars) return { text: text.slice(offset), offset, totalChars, context: textContextAround(text, offset, totalChars) };
     const lineEnd = text.lastIndexOf("\n", offset + maxChars);
     const end = lineEnd > offset ? lineEnd : offset + maxChars;
     const next = text[end] === "\n" ? end + 1 : end;
-    return { text: text.slice(offset, end), offset, totalChars, cursor: `${capture.pageId}.${capture.id}.${next}` };
+    return { text: text.slice(offset, end), offset, totalChars, cursor: `${capture.pageId}.${capture.id}.${next}`, context: textContextAround(text, offset, end) };
   }
 }
