@@ -9,6 +9,7 @@ import { createContext } from "./context.js";
 import { concurrency } from "./scenarios/concurrency.js";
 import { containmentCost } from "./scenarios/containment.js";
 import { isolatedSessions } from "./scenarios/isolated.js";
+import { lanes } from "./scenarios/lanes.js";
 import { coldCall, libraryCall } from "./scenarios/library.js";
 import { mcpCall } from "./scenarios/mcp.js";
 import { httpCall } from "./scenarios/http.js";
@@ -35,6 +36,7 @@ const scenarios: [string, typeof warmCli][] = [
   ["library call", libraryCall],
   ["cold first call", coldCall],
   ["concurrency", concurrency],
+  ["lanes: a bystander beside a hog", lanes],
   ["memory (PSS, MB)", memory],
   ["isolated sessions", isolatedSessions],
   ["autosave of isolated storage", autosaveCost],

@@ -6,6 +6,7 @@ import { Duplex, PassThrough } from "node:stream";
 import net from "node:net";
 import path from "node:path";
 import { ARTIFACT_DEFAULTS, LIMIT_DEFAULTS, STATE_DEFAULTS, type DaemonSettings } from "../shared/config.js";
+import { laneLimitsOf } from "../shared/config-limits.js";
 import { WorkerEndpoints, WorkerRemoteRefused, type EndpointReport } from "../shared/protocol/index.js";
 import { REMOTE_DEFAULTS, remoteUsesTls } from "../shared/remote-config.js";
 import { probeContainment, type ContainmentStatus } from "../shared/containment.js";
@@ -143,6 +144,7 @@ export class Daemon {
         ...(options.settings.stealth ? { stealth: true } : {}),
         ...this.workerDirs(),
         routeRequests: this.guard.settings.custom === true,
+        limits: laneLimitsOf({ ...LIMIT_DEFAULTS, ...options.settings.limits }),
         ...(remoteInit ? { remote: remoteInit } : {}),
       }),
       (link) => this.workerRegistry(link),

@@ -2,7 +2,7 @@
 // session, concurrent across sessions), one absolute budget per exec counted
 // from acceptance, and a transcript line written before the caller hears back.
 import { randomUUID } from "node:crypto";
-import { LIMIT_DEFAULTS, LIMIT_SOURCES, type LimitSettings } from "../shared/config.js";
+import { LIMIT_DEFAULTS, raiseHint, type LimitSettings } from "../shared/config-limits.js";
 import { BwError, toBwError } from "../shared/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
 import { envelopeOf, type Envelope, type WorkerOutcome } from "../shared/envelope.js";
@@ -51,12 +51,6 @@ export type EnvelopeFinisher = (envelope: Envelope, outcome: WorkerOutcome) => P
 
 /** The first thing a run's output meets (vault redaction): it returns what may be sent and recorded. */
 export type OutputFilter = (outcome: WorkerOutcome, snippet: string) => { outcome: WorkerOutcome; snippet: string };
-
-/** Where a limit is raised: its config.json key and its environment variable. */
-function raiseHint(limit: keyof LimitSettings): string {
-  const { key, env } = LIMIT_SOURCES[limit];
-  return `${key} (config.json) or ${env}`;
-}
 
 /** An outcome for a run that never reached the worker. */
 function failed(error: BwError): WorkerOutcome {

@@ -7,6 +7,7 @@ import { asBool, asCount, asHostList, asMilliseconds, asPath, asSeconds, fail, M
 import { DEFAULT_PROFILE, DEFAULT_SESSION, normalizeProfile, validateName } from "./names.js";
 import { canonicalHome, defaultHome } from "./paths.js";
 import { isPolicyPreset, policyPreset, POLICY_PRESET_NAMES } from "./network-policy/presets.js";
+import { LIMIT_DEFAULTS, LIMIT_SOURCES, type LimitSettings } from "./config-limits.js";
 import { mergeRemote, REMOTE_FILE_KEYS, remoteLayerFromEnv, remoteLayerFromFlags, remoteLayerFromObject, type RemoteLayer, type RemoteSettings } from "./remote-config.js";
 
 export interface PolicySettings {
@@ -45,29 +46,6 @@ const ARTIFACT_SOURCES: Record<keyof ArtifactSettings, { key: string; env: strin
   outputCapBytes: { key: "artifactOutputCapBytes", env: "BETTERWRIGHT_ARTIFACT_OUTPUT_CAP_BYTES" },
   sessionCapBytes: { key: "artifactSessionCapBytes", env: "BETTERWRIGHT_ARTIFACT_SESSION_CAP_BYTES" },
   globalCapBytes: { key: "artifactGlobalCapBytes", env: "BETTERWRIGHT_ARTIFACT_GLOBAL_CAP_BYTES" },
-};
-
-/** What one daemon holds at most (see docs/lifecycle.md); past either, the call gets LIMIT_EXCEEDED. */
-export interface LimitSettings {
-  /** Sessions of one daemon (one profile) at a time. */
-  maxSessions: number;
-  /** Runs waiting in one session's queue behind the one running. */
-  maxQueuedExecs: number;
-}
-
-// 64 sessions: each may hold up to 32 pages of one shared browser; more than
-// that is a leak (a loop creating sessions) long before it is a workload.
-// 100 queued runs: a session runs one at a time, 30 s each by default, so the
-// hundredth waits close to an hour; a deeper queue is a runaway caller.
-export const LIMIT_DEFAULTS: LimitSettings = {
-  maxSessions: 64,
-  maxQueuedExecs: 100,
-};
-
-/** config.json key and environment variable of each limit. */
-export const LIMIT_SOURCES: Record<keyof LimitSettings, { key: string; env: string }> = {
-  maxSessions: { key: "maxSessions", env: "BETTERWRIGHT_MAX_SESSIONS" },
-  maxQueuedExecs: { key: "maxQueuedExecs", env: "BETTERWRIGHT_MAX_QUEUED_EXECS" },
 };
 
 /** Caps on a profile's saved browser states (see docs/state.md); past one, state.save gets LIMIT_EXCEEDED. */
@@ -219,7 +197,7 @@ function countLayer<T extends object>(sources: Record<keyof T, { key: string; en
 function addCounts(layer: Layer, read: Read, source: SourceOf): void {
   const artifacts = countLayer<ArtifactSettings>(ARTIFACT_SOURCES, "bytes", read, source);
   if (artifacts) layer.artifacts = artifacts;
-  const limits = countLayer<LimitSettings>(LIMIT_SOURCES, "sessions or runs", read, source);
+  const limits = countLayer<LimitSettings>(LIMIT_SOURCES, "sessions, runs, calls or bytes", read, source);
   if (limits) layer.limits = limits;
   const states = countLayer<StateSettings>(STATE_SOURCES, "states or bytes", read, source);
   if (states) layer.states = states;
@@ -406,4 +384,4 @@ export function daemonSettingsOf(settings: Settings): DaemonSettings {
   return { browser, headless, policy, sessionTtlSeconds, daemonIdleSeconds, artifacts, limits, states, requireContainment, remote, stealth };
 }
 
-export { DEFAULT_PROFILE };
+export { DEFAULT_PROFILE, LIMIT_DEFAULTS, LIMIT_SOURCES, type LimitSettings };

@@ -21,6 +21,7 @@ import type { ScopeFunction } from "./sandbox/scope-functions.js";
 import type { WorkerArtifacts } from "./services/artifacts.js";
 import { loadPlaywright } from "./playwright.js";
 import { WorkerSession } from "./session.js";
+import { Lanes } from "./lanes.js";
 import { chromiumArgs } from "./chromium-args.js";
 import { IsolatedEvaluator } from "./stealth/isolated-eval.js";
 import { chromiumMajor, stealthArgs } from "./stealth/stealth-launch.js";
@@ -56,6 +57,8 @@ export class BrowserHost {
   private spare: Page | undefined;
   /** context.newPage() calls in flight: their pages have no owner yet. */
   private opening = 0;
+  /** Every session's page calls take their turn here, within the caps the daemon set. */
+  private readonly lanes: Lanes;
   /** Stealth mode: every session's evaluations in an isolated world. */
   private readonly isolatedEval: IsolatedEvaluator | undefined;
 
@@ -76,6 +79,7 @@ export class BrowserHost {
     this.guard = options.guard;
     this.artifacts = options.artifacts;
     this.remote = options.remote;
+    this.lanes = new Lanes(options.init.limits);
     this.isolatedEval = options.init.stealth ? new IsolatedEvaluator() : undefined;
   }
 
@@ -241,7 +245,7 @@ export class BrowserHost {
       };
       session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
         artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined,
-        artifacts ? () => artifacts.downloadHistory(name) : undefined, undefined, this.isolatedEval);
+        artifacts ? () => artifacts.downloadHistory(name) : undefined, this.lanes, undefined, this.isolatedEval);
       this.sessions.set(name, session);
     }
     return session;

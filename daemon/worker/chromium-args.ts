@@ -13,12 +13,20 @@ export const GUARD_ARGS = [
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
 
+/**
+ * A RegExp that backtracks past V8's bound (50,000 backtracks) is run again by its linear-time engine: a locator's
+ * `getByText(/(a|a)*$/)` matched in a page's renderer finishes instead of holding that renderer, and whatever else it
+ * hosts, for ever. Patterns the linear engine cannot run (back-references, look-arounds) keep backtracking.
+ */
+export const REGEXP_ARGS = ["--js-flags=--enable-experimental-regexp-engine-on-excessive-backtracks"];
+
 const BASE_ARGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
   "--no-first-run",
   ...GUARD_ARGS,
+  ...REGEXP_ARGS,
 ];
 
 /** Playwright's `--enable-features` (playwright-core 1.65, chromiumSwitches.ts), which ours replaces. */

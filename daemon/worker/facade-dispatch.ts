@@ -9,6 +9,7 @@ import { chainStep, isAllowed, type ChainKind, type FacadeTarget } from "./sandb
 import type { PageRegistry } from "./page-registry.js";
 import { fromShallowStack } from "./playwright.js";
 import { settlingNavigation } from "./failed-navigation.js";
+import { frameList, urlWait } from "./url-waits.js";
 import { webmcpFacadeCall } from "./webmcp/facade-calls.js";
 import { EVALUATIONS, type IsolatedEvaluator } from "./stealth/isolated-eval.js";
 
@@ -16,6 +17,8 @@ const MAX_CHAIN_STEPS = 32;
 /** Page and frame methods that navigate: a failure waits for its error page (failed-navigation.ts). */
 const NAVIGATIONS = new Set(["goto", "reload", "goBack", "goForward"]);
 const NAVIGABLE = /^(https?:|about:blank$|data:|blob:)/i;
+/** Methods whose arguments Playwright only serialises into the page, where a RegExp among them is matched (decodeArg). */
+const PAGE_SIDE_ARGS = new Set(["evaluate", "$eval", "$$eval", "evaluateAll", "waitForFunction", "dispatchEvent"]);
 
 /** A scheme (`https:`), unless what precedes the colon is a host followed by a port (`localhost:3000`). */
 const SCHEME = /^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))/i;
@@ -64,7 +67,8 @@ export class FacadeDispatch {
   async call(m: Message, remainingMs: number, guard: <T>(action: () => Promise<T>) => Promise<T> = (action) => action()): Promise<unknown> {
     const target = String(m.target) as FacadeTarget;
     const method = String(m.method);
-    if (!["page", "frame", "locator", "keyboard", "mouse", "webmcp"].includes(target) || !isAllowed(target, method, "async")) {
+    // waitForURL is matched in the realm (url-waits.ts), never by Playwright on this thread.
+    if (!["page", "frame", "locator", "keyboard", "mouse", "webmcp"].includes(target) || !isAllowed(target, method, "async") || method === "waitForURL") {
       throw new BwError("INVALID_ARGUMENT", `${target}.${method} is not available to snippets`);
     }
     const page = this.pages.get(m.pageId);
@@ -77,7 +81,7 @@ export class FacadeDispatch {
     if (target === "keyboard") receiver = page.keyboard;
     if (target === "mouse") receiver = page.mouse;
     if (target === "locator") receiver = this.chain(String(m.pageId), m.frameId, m.steps, "locator");
-    let args = clampTimeouts(this.decode(m.pageId, m.args), remainingMs);
+    let args = clampTimeouts(this.decode(m.pageId, m.args, PAGE_SIDE_ARGS.has(method)), remainingMs);
     // Inside the guard, so that a refused scheme keeps its BLOCKED_URL code when the snippet lets it through.
     if (method === "goto") await guard(async () => assertNavigable(args[0]));
     args = this.checkFileArgs(target, method, args);
@@ -106,13 +110,9 @@ export class FacadeDispatch {
         return page.frames().map(id);
       case "main":
         return id(page.mainFrame());
-      case "find": {
-        const selector = this.decode(pageId, [m.selector])[0];
-        if (typeof selector !== "string" && (selector === null || typeof selector !== "object" || typeof selector === "function")) {
-          throw new BwError("INVALID_ARGUMENT", "page.frame() takes a frame name or { name, url }");
-        }
-        return id(page.frame(selector as string | { name?: string; url?: string | RegExp }));
-      }
+      case "list":
+        // page.frame({ name, url }) matches these in the realm (url-waits.ts).
+        return frameList(page, (frame) => this.pages.frameId(pageId, frame));
       case "parent":
         return id(this.pages.frame(pageId, m.frameId).parentFrame());
       case "children":
@@ -122,12 +122,20 @@ export class FacadeDispatch {
     }
   }
 
-  private decode(pageId: unknown, args: unknown): unknown[] {
+  /** One step of a realm's waitForURL on a page or a frame (url-waits.ts). */
+  urlWait(m: Message, remainingMs: number): Promise<unknown> {
+    const page = this.pages.get(m.pageId);
+    const frame = m.frameId === undefined || m.frameId === null ? page.mainFrame() : this.pages.frame(m.pageId, m.frameId);
+    return urlWait(page, frame, m, remainingMs);
+  }
+
+  /** `patterns`: the arguments may hold a RegExp, matched in the page (see decodeArg). */
+  private decode(pageId: unknown, args: unknown, patterns = false): unknown[] {
     return decodeArgs(args, (descriptor) => {
       const d = (descriptor ?? {}) as { pageId?: unknown; frameId?: unknown; steps?: unknown };
       if (String(d.pageId) !== String(pageId)) throw new BwError("INVALID_ARGUMENT", "a locator from another page cannot be used here");
       return this.chain(String(d.pageId), d.frameId, d.steps, "locator");
-    });
+    }, patterns);
   }
 
   /** Replays a chain of builder steps from a page or frame, checking each step against the spec. */
@@ -139,7 +147,7 @@ export class FacadeDispatch {
       const { m, a } = (step ?? {}) as { m?: unknown; a?: unknown };
       const next: ChainKind | undefined = typeof m === "string" ? chainStep(kind, m) : undefined;
       if (!next) throw new BwError("INVALID_ARGUMENT", `locator step ${String(m)} is not available`);
-      current = (current as Callable)[m as string]!(...this.decode(pageId, a));
+      current = (current as Callable)[m as string]!(...this.decode(pageId, a, true));
       kind = next;
     }
     if (kind !== want) throw new BwError("INVALID_ARGUMENT", "a frame locator has no such method: pick an element in it with locator() or getBy*()");

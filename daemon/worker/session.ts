@@ -8,12 +8,11 @@ import { DEFAULT_ELEMENT_WAIT_MS } from "../../shared/operations/index.js";
 import type { ArtifactInfo, ConsoleEntry, DownloadOutcome, PageInfo, Warning, WorkerOutcome } from "../../shared/envelope.js";
 import { BlockedCollector } from "./browser-guard/blocked-collector.js";
 import type { GuardRefusal } from "./browser-guard/route-layer.js";
-import { assertNavigable, FacadeDispatch } from "./facade-dispatch.js";
+import { FacadeDispatch } from "./facade-dispatch.js";
 import type { IsolatedEvaluator } from "./stealth/isolated-eval.js";
 import { refuseFileArguments, type FileArgumentCheck } from "./services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
 import { TitleReuse } from "./page-titles.js";
-import { gotoSettled } from "./failed-navigation.js";
 import { boundResult } from "./result-bound.js";
 import { runFailure } from "./run-failure.js";
 import type { Run, RunOutcome } from "./run.js";
@@ -31,6 +30,9 @@ import { BrowserLosses } from "./browser-losses.js";
 import { RunAftermath } from "./run-aftermath.js";
 import { loneCall, runLoneCall, type LoneCall } from "./lone-call.js";
 import { budgetRanOut, describeCall, reportMarginMs } from "./run-waits.js";
+import { Lanes } from "./lanes.js";
+import { globPattern } from "./url-waits.js";
+import { openPage } from "./open-page.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
 export const MAX_CONSOLE_ENTRIES = 200;
@@ -64,6 +66,8 @@ export class WorkerSession {
     private readonly onEnter: (session: string) => void = () => {},
     private readonly fileArgs: FileArgumentCheck = refuseFileArguments,
     private readonly downloadHistory: () => DownloadOutcome[] = () => [],
+    /** The worker's lanes, shared by every session: this one's calls take their turn there. */
+    private readonly lanes: Lanes = new Lanes(),
     private readonly now: () => number = Date.now,
     /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md). */
     isolated?: IsolatedEvaluator,
@@ -79,7 +83,7 @@ export class WorkerSession {
     });
     this.dispatch = new FacadeDispatch(this.pages, fileArgs, isolated);
     this.events = new EventBridge((token, event) => this.realm.emit(token, event), undefined, (pageId, dialog) => this.pageState.claimDialog(pageId, dialog));
-    this.realm = new SessionRealm({ session: name, scope: scopeNames([...this.scopeFunctions.values()]), consoleCap: MAX_CONSOLE_ENTRIES }, {
+    this.realm = new SessionRealm({ session: name, scope: scopeNames([...this.scopeFunctions.values()]), consoleCap: MAX_CONSOLE_ENTRIES, limits: lanes.limits }, {
       sync: (m) => { this.onEnter(this.name); return this.handleSync(m); },
       async: (m) => { this.onEnter(this.name); return this.handleAsync(m); },
       note: (m) => { this.handleSync(m); },
@@ -240,6 +244,8 @@ export class WorkerSession {
         return this.pages.use(m.pageId);
       case "frames":
         return this.dispatch.frames(m);
+      case "urlPattern":
+        return globPattern(m.glob);
       case "listen":
         return this.events.listen(run.token, String(m.pageId), String(m.event), m.on === true);
       case "scope":
@@ -255,9 +261,9 @@ export class WorkerSession {
     const run = this.liveRun(m.token);
     const action = () => this.dispatchAsync(run, m);
     // The run's own page.title() may spare the envelope a second read; anything else may change a title.
-    const guarded = m.op === "call" && m.target === "page" && m.method === "title"
-      ? this.titles.read(String(m.pageId), action)
-      : this.titles.act(action);
+    const titled = () => (m.op === "call" && m.target === "page" && m.method === "title" ? this.titles.read(String(m.pageId), action) : this.titles.act(action));
+    // In the session's lane: capped, and in its turn beside other sessions' calls; a call whose run ended while it waited never starts.
+    const guarded = this.lanes.submit(this.name, { message: m, run: () => { this.liveRun(m.token); return titled(); } });
     // A cut-off run has settled once the browser calls it started have returned.
     const call = guarded.catch((error: unknown) => {
       if (error instanceof BwError && error.code === "LIMIT_EXCEEDED") run.limits.add(error.message);
@@ -272,15 +278,12 @@ export class WorkerSession {
     switch (m.op) {
       case "call":
         return this.call(run, m);
+      case "urlWait":
+        return this.dispatch.urlWait(m, this.remaining(run));
       case "scope":
         return this.callScope(run, m, "async");
-      case "openPage": {
-        const url = typeof m.url === "string" && m.url !== "" ? m.url : undefined;
-        if (url !== undefined) await run.blocked.guardCall(async () => assertNavigable(url));
-        const id = await this.pages.open();
-        if (url !== undefined) await run.blocked.guardCall(() => gotoSettled(this.pages.get(id), url, this.remaining(run)));
-        return this.pages.use(id);
-      }
+      case "openPage":
+        return openPage(this.pages, m.url, (action) => run.blocked.guardCall(action), () => this.remaining(run));
       case "closePage": {
         const id = m.pageId === undefined || m.pageId === null ? this.pages.active() : String(m.pageId);
         await this.pages.get(id).close();

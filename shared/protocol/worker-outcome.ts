@@ -53,7 +53,8 @@ export const downloadOutcome: Validator<DownloadOutcome> = obj({
 
 export const workerOutcome: Validator<WorkerOutcome> = obj({
   ok: bool(),
-  result: optional(anything),
+  // Not optional(): that reads null as absent, and a snippet's `null` (or a statement's) is a result.
+  result: anything,
   error: optional(errorShape),
   console: arr(obj({ type: text(64), text: text(), source: oneOf(["snippet", "page"] as const) }), { max: LIST }),
   pages: arr(obj({ pageId: text(128), url: text(), title: text(), active: bool() }), { max: LIST }),

@@ -2,6 +2,7 @@
 import type { WorkerOutcome } from "../envelope.js";
 import { BwError } from "../errors.js";
 import { bool, custom, num, obj, optional, str } from "../validate.js";
+import type { LaneLimits } from "../config-limits.js";
 import { remoteInitParam, type WorkerRemoteInit } from "./remote.js";
 import { workerOutcome } from "./worker-outcome.js";
 import { argsParam, declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
@@ -25,6 +26,8 @@ export interface WorkerInit {
   routeRequests?: boolean;
   /** Remote browsers: sessions are placed on these instead of a local launch (docs/remote-browsers.md). */
   remote?: WorkerRemoteInit;
+  /** What one session may send into the browser (shared/config-limits.ts); defaults when absent. */
+  limits?: LaneLimits;
   /** Stealth mode (docs/stealth.md). */
   stealth?: boolean;
 }
@@ -37,6 +40,12 @@ export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
   artifactsDir: str(),
   routeRequests: optional(bool()),
   remote: remoteInitParam,
+  limits: optional(obj({
+    maxCallArgBytes: num({ integer: true, min: 1 }),
+    maxCallResultBytes: num({ integer: true, min: 1 }),
+    maxSessionBytesInFlight: num({ integer: true, min: 1 }),
+    maxSessionCallsInFlight: num({ integer: true, min: 1 }),
+  })),
   stealth: optional(bool()),
 }), okTrue);
 export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({

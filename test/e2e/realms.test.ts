@@ -10,6 +10,7 @@ import { REALM_IDLE_MS } from "../../daemon/worker/realm/session-realm.js";
 import { daemonPids, destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
 import { workersOf } from "../helpers/procs.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
+import { calmSetUp as bystanderSetUp } from "../helpers/bystander.js";
 
 interface Envelope {
   ok: boolean;
@@ -43,11 +44,8 @@ describe("one realm per session", () => {
     await server?.close();
   });
 
-  /** Session "calm": a page, state and a console handler that must all outlive whatever the other session does. */
-  const calmSetUp = async () => {
-    const r = await exec("calm", `await page.goto(${JSON.stringify(`${server.url}/calm`)}); state.mark = "kept"; return page.title()`);
-    expect(r).toMatchObject({ ok: true, result: "Calm" });
-  };
+  /** Session "calm": a page, state and a console handler that must all outlive whatever the other session does. (test/helpers/bystander.ts) */
+  const calmSetUp = () => bystanderSetUp(exec, server.url);
   const calmWorks = async () => {
     const r = await exec("calm", `let ticks = 0; page.on("console", () => { ticks++; });
       await new Promise((resolve) => setTimeout(resolve, 300));

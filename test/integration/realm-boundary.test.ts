@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { Realm, type RealmHost } from "../../daemon/worker/realm/realm.js";
 import { checkFromRealm } from "../../daemon/worker/realm/realm-messages.js";
+import { laneLimitsOf, LIMIT_DEFAULTS } from "../../shared/config-limits.js";
 
 describe("a realm thread that lies", () => {
   it("gets nothing forged through, and its blocking call answered", async () => {
@@ -19,7 +20,7 @@ describe("a realm thread that lies", () => {
       done: (token, outcome) => finish({ token, outcome }),
       lost: (reason) => seen.other.push(`lost ${reason}`),
     };
-    const realm = new Realm({ session: "s", scope: { async: [], sync: [] }, consoleCap: 200, heapMb: 64, thread: new URL("./fixtures/hostile-realm.mjs", import.meta.url) }, host);
+    const realm = new Realm({ session: "s", scope: { async: [], sync: [] }, consoleCap: 200, heapMb: 64, limits: laneLimitsOf(LIMIT_DEFAULTS), thread: new URL("./fixtures/hostile-realm.mjs", import.meta.url) }, host);
     try {
       expect(await done).toEqual({ token: "t", outcome: { ok: true, value: { answered: { id: 99, reply: { ok: true, value: "p1" } } } } });
       expect(seen.sync).toBe(1);

@@ -108,13 +108,20 @@ describe("the config module", () => {
   });
 
   it("reads the session and queue limits from config.json and the environment, as daemon settings", () => {
-    expect(LIMIT_DEFAULTS).toEqual({ maxSessions: 64, maxQueuedExecs: 100 });
-    writeConfig({ maxSessions: 8, profiles: { social: { maxQueuedExecs: 5 } } });
+    const MiB = 1024 * 1024;
+    expect(LIMIT_DEFAULTS).toEqual({
+      maxSessions: 64, maxQueuedExecs: 100,
+      maxCallArgBytes: 16 * MiB, maxCallResultBytes: 16 * MiB, maxSessionBytesInFlight: 64 * MiB, maxSessionCallsInFlight: 1000,
+    });
+    writeConfig({ maxSessions: 8, maxCallArgBytes: 4096, profiles: { social: { maxQueuedExecs: 5, maxSessionCallsInFlight: 50 } } });
     const fromFile = resolveConfig({ flags: { home, profile: "social" }, env: {} });
-    expect(fromFile.settings.limits).toEqual({ maxSessions: 8, maxQueuedExecs: 5 });
-    expect(fromFile.explicit.limits).toEqual({ maxSessions: 8, maxQueuedExecs: 5 });
-    const fromEnv = resolveConfig({ flags: { home }, env: { BETTERWRIGHT_MAX_SESSIONS: "3", BETTERWRIGHT_MAX_QUEUED_EXECS: "7" } });
-    expect(fromEnv.settings.limits).toEqual({ maxSessions: 3, maxQueuedExecs: 7 });
+    const stated = { ...LIMIT_DEFAULTS, maxSessions: 8, maxQueuedExecs: 5, maxCallArgBytes: 4096, maxSessionCallsInFlight: 50 };
+    expect(fromFile.settings.limits).toEqual(stated);
+    expect(fromFile.explicit.limits).toEqual(stated);
+    const fromEnv = resolveConfig({ flags: { home }, env: {
+      BETTERWRIGHT_MAX_SESSIONS: "3", BETTERWRIGHT_MAX_QUEUED_EXECS: "7", BETTERWRIGHT_MAX_CALL_RESULT_BYTES: "9000", BETTERWRIGHT_MAX_SESSION_BYTES_IN_FLIGHT: "20000",
+    } });
+    expect(fromEnv.settings.limits).toEqual({ ...LIMIT_DEFAULTS, maxSessions: 3, maxQueuedExecs: 7, maxCallArgBytes: 4096, maxCallResultBytes: 9000, maxSessionBytesInFlight: 20000 });
     for (const bad of ["0", "-1", "2.5", "many"]) {
       const error = failure(() => resolveConfig({ flags: { home }, env: { BETTERWRIGHT_MAX_QUEUED_EXECS: bad } }));
       expect(error.code).toBe("INVALID_ARGUMENT");

@@ -77,6 +77,14 @@ describe("URL patterns of waits", () => {
     expect(urlMatcher("**/api/*")("http://a.test/api/v1/data")).toBe(false);
     expect(urlMatcher("http://a.test/*.html")("http://a.test/p.html")).toBe(true);
     expect(urlMatcher("http://a.test/*.html")("http://a.test/phtml")).toBe(false);
+    expect(urlMatcher("http://a.test/**")("http://a.test/")).toBe(true);
+    expect(urlMatcher("*")("a/b")).toBe(false);
+  });
+
+  it("never backtrack: a pattern that would take a backtracking matcher years answers at once", () => {
+    const url = `data:text/html,${"a".repeat(200_000)}`;
+    expect(urlMatcher(`${"**a".repeat(40)}**b`)(url)).toBe(false);
+    expect(urlMatcher(`**/${"*a".repeat(40)}*`)(url)).toBe(true);
   });
 });
 

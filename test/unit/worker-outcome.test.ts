@@ -10,6 +10,7 @@ const download = { id: "0b0d7a63-1c2e-4a4b-8d3e-5f6a7b8c9d0e", url: "http://127.
 describe("a worker's outcome", () => {
   it.each([
     ["a plain result", { ...base, result: { any: ["json", 1] } }],
+    ["a null result (a snippet's null, or a statement's), kept as null", { ...base, result: null }],
     ["an error of the table", { ...base, ok: false, error: { code: "SNIPPET_ERROR", message: "boom", retryable: false, details: { line: 1 } } }],
     ["a screenshot and a download", { ...base, artifacts: [{ kind: "screenshot", path: "/a/b/c/screenshot-1.png", bytes: 10, width: 1, height: 1, type: "png" }], downloads: [download] }],
     ["a truncated result", { ...base, truncated: true, preview: "[1,2" }],

@@ -5,6 +5,7 @@
 // of everything it receives and answers nothing it does not expect.
 
 import type { MessagePort as WorkerPort } from "node:worker_threads";
+import type { LaneLimits } from "../../../shared/config-limits.js";
 
 /** A sandbox message as the context's host functions receive it (`op`, `token`, …). */
 export type SandboxMessage = Record<string, unknown>;
@@ -58,6 +59,8 @@ export interface RealmInit {
   signal: SharedArrayBuffer;
   /** Console entries a run keeps; past it a console call costs almost nothing. */
   consoleCap: number;
+  /** The session's caps on page calls, kept here too so that a refused call never crosses (lane-budget.ts). */
+  limits: LaneLimits;
 }
 
 const str = (v: unknown): v is string => typeof v === "string";

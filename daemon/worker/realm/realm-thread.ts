@@ -8,6 +8,8 @@
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { isOwnRealmError } from "../../../shared/error-text.js";
 import { BwError } from "../../../shared/errors.js";
+import { argsRefusal, LaneBudget } from "../lane-budget.js";
+import { callKind, heldSlot, RUNNING_PER_LANE } from "../lanes.js";
 import { RunTimers } from "../run-timers.js";
 import { SnippetContext, toErrorReply } from "../sandbox/context.js";
 import type { FromRealm, RealmInit, Reply, SandboxMessage, SyncAnswer, ToRealm } from "./realm-messages.js";
@@ -19,13 +21,36 @@ interface RealmRun {
   token: string;
   /** Made when the run first sets a timer. */
   timers?: RunTimers;
+  /** The refusals of its page calls the main thread has been told. */
+  refused?: Set<string>;
 }
 
 function startRealm(init: RealmInit): void {
   const port = parentPort!;
   const signal = new Int32Array(init.signal);
   const post = (message: FromRealm) => port.postMessage(message);
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void; size: number; slot: boolean; release?: () => void }>();
+  // The session's lane starts here: at most RUNNING_PER_LANE of its calls (waits aside) are on the main thread at
+  // once, the rest wait in this thread, so a burst of thousands never lands on the main thread's event loop.
+  const held: { id: number; m: SandboxMessage }[] = [];
+  let posted = 0;
+  const send = (id: number, m: SandboxMessage, slot: boolean) => {
+    if (slot) {
+      posted++;
+      pending.get(id)!.release = heldSlot(() => {
+        posted--;
+        pump();
+      });
+    }
+    post({ t: "async", id, m });
+  };
+  const pump = () => {
+    while (posted < RUNNING_PER_LANE && held.length > 0) {
+      const next = held.shift()!;
+      send(next.id, next.m, true);
+    }
+  };
+  const budget = new LaneBudget(init.limits);
   let nextCallId = 1;
   let nextTimerId = 1;
   let run: RealmRun | undefined;
@@ -91,13 +116,29 @@ function startRealm(init: RealmInit): void {
       }
     },
     async(m) {
+      // Refused here, a call past its session's caps is never copied to the main thread (which checks again).
+      let size: number;
+      try {
+        size = budget.admit(m);
+      } catch (error) {
+        const message = (error as Error).message;
+        // Said once per run and bound: a loop of refused calls costs the main thread nothing.
+        const current = run;
+        if (current !== undefined && current.token === m.token && !(current.refused ??= new Set()).has(message)) {
+          current.refused.add(message);
+          post({ t: "limit", token: current.token, message });
+        }
+        return Promise.reject(fail({ name: "Error", message, code: "LIMIT_EXCEEDED" }));
+      }
       return new Promise((resolve, reject) => {
         const id = nextCallId++;
-        pending.set(id, { resolve, reject });
-        post({ t: "async", id, m });
+        const slot = callKind(m) !== "waits";
+        pending.set(id, { resolve, reject, size, slot });
+        if (!slot || posted < RUNNING_PER_LANE) send(id, m, slot);
+        else held.push({ id, m });
       });
     },
-  }, { scope: init.scope, consoleCap: init.consoleCap });
+  }, { scope: init.scope, consoleCap: init.consoleCap, argsCap: { max: init.limits.maxCallArgBytes, message: argsRefusal(init.limits).message } });
 
   function start(token: string, code: string, filename: string, activePage: string | null, argsJson: string | undefined): void {
     active = activePage;
@@ -151,6 +192,8 @@ function startRealm(init: RealmInit): void {
         const call = pending.get(message.id);
         if (!call) break;
         pending.delete(message.id);
+        budget.release(call.size);
+        call.release?.();
         if (message.reply.ok) call.resolve(message.reply.value);
         else call.reject(fail(message.reply.error));
         break;

@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { MessageChannel, Worker } from "node:worker_threads";
 import { checkFromRealm, type ErrorShape, type FromRealm, type RealmInit, type Reply, type SandboxMessage, type SyncAnswer, type ToRealm } from "./realm-messages.js";
 import { toErrorReply } from "../sandbox/context.js";
+import type { LaneLimits } from "../../../shared/config-limits.js";
 
 /** What retiring an idle realm would leave behind (sandbox/context-state.ts): `carry: false` when it must stay. */
 export type Exported = { carry: false } | { carry: true; state?: string };
@@ -31,6 +32,7 @@ export interface RealmOptions {
   scope: { async: string[]; sync: string[] };
   consoleCap: number;
   heapMb: number;
+  limits: LaneLimits;
   /** The thread's script: the realm thread, or a stand-in in tests of this boundary. */
   thread?: URL;
 }
@@ -59,7 +61,7 @@ export class Realm {
   constructor(options: RealmOptions, private readonly host: RealmHost) {
     const { port1, port2 } = new MessageChannel();
     this.syncPort = port1;
-    const init: RealmInit = { session: options.session, scope: options.scope, syncPort: port2, signal: this.signal.buffer as SharedArrayBuffer, consoleCap: options.consoleCap };
+    const init: RealmInit = { session: options.session, scope: options.scope, syncPort: port2, signal: this.signal.buffer as SharedArrayBuffer, consoleCap: options.consoleCap, limits: options.limits };
     this.worker = new Worker(options.thread ?? threadScript(), {
       workerData: init,
       transferList: [port2],

@@ -5,6 +5,7 @@
 // The session (daemon/worker/session.ts) owns runs and pages; this owns the thread.
 import type { Warning } from "../../../shared/envelope.js";
 import { Realm, type RealmHost, type RealmLoss } from "./realm.js";
+import type { LaneLimits } from "../../../shared/config-limits.js";
 
 /** How long a realm has to confirm the end of its run before it is taken for stuck and stopped. */
 export const REALM_END_GRACE_MS = 1500;
@@ -19,6 +20,7 @@ export interface SessionRealmOptions {
   session: string;
   scope: { async: string[]; sync: string[] };
   consoleCap: number;
+  limits: LaneLimits;
 }
 
 export interface SessionRealmHost extends RealmHost {

@@ -4,15 +4,23 @@
 // in the worker's realm. RegExps arrive as source and flags, locators as
 // their builder chains (rebuilt by the caller's resolver).
 
+import { BwError } from "../../../shared/errors.js";
+
 export type LocatorResolver = (descriptor: unknown) => unknown;
 
 function refuseLocator(): never {
   throw new Error("a locator cannot be passed here");
 }
 
-export function decodeArg(value: unknown, resolveLocator: LocatorResolver = refuseLocator): unknown {
+/**
+ * `patterns`: whether a RegExp may be rebuilt here: for locator builders (getByText(/re/), filter({ hasText })), which
+ * Playwright turns into selector text, and for evaluate's arguments, which it serialises; both are matched in the
+ * page. Anywhere else one could be matched on this thread, where a pattern that backtracks for ever holds every
+ * session's calls (url-waits.ts matches URLs in the realm).
+ */
+export function decodeArg(value: unknown, resolveLocator: LocatorResolver = refuseLocator, patterns = false): unknown {
   if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((v) => decodeArg(v, resolveLocator));
+  if (Array.isArray(value)) return value.map((v) => decodeArg(v, resolveLocator, patterns));
   const record = value as Record<string, unknown>;
   if (typeof record.__bwFn === "string") {
     const source = record.__bwFn;
@@ -24,6 +32,7 @@ export function decodeArg(value: unknown, resolveLocator: LocatorResolver = refu
   }
   if (record.__bwUndefined === true) return undefined;
   if (Array.isArray(record.__bwRegExp)) {
+    if (!patterns) throw new BwError("INVALID_ARGUMENT", "a RegExp is taken only by locators (getByText, getByRole's name, filter), evaluate's arguments, page.waitForURL and page.frame({ url })");
     const [source, flags] = record.__bwRegExp as unknown[];
     return new RegExp(String(source), String(flags));
   }
@@ -31,13 +40,13 @@ export function decodeArg(value: unknown, resolveLocator: LocatorResolver = refu
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
     // A "__proto__" key from JSON is data, never a prototype.
-    Object.defineProperty(out, k, { value: decodeArg(v, resolveLocator), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, { value: decodeArg(v, resolveLocator, patterns), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
 
-export function decodeArgs(value: unknown, resolveLocator?: LocatorResolver): unknown[] {
-  return Array.isArray(value) ? value.map((v) => decodeArg(v, resolveLocator)) : [];
+export function decodeArgs(value: unknown, resolveLocator?: LocatorResolver, patterns = false): unknown[] {
+  return Array.isArray(value) ? value.map((v) => decodeArg(v, resolveLocator, patterns)) : [];
 }
 
 /** Clamp any `timeout` option to what is left of the run's budget (0 means "no timeout" to Playwright). */

@@ -111,7 +111,8 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
   }
 
   const builtins = parts.builtins((name, args) => callSync(record({ op: "pure", name, args })), mk);
-  const facades = parts.facades({ P, V, spec, callSync, callAsync, makeError: mk });
+  const argsCap = spec.argsCap ? record({ max: spec.argsCap.max as number, error: () => makeError(record({ name: "Error", message: spec.argsCap.message, code: "LIMIT_EXCEEDED" })) }) : undefined;
+  const facades = parts.facades({ P, V, spec, callSync, callAsync, makeError: mk, URLCtor: builtins.URL as unknown as new (url: string) => object, argsCap });
 
   // The context's global: null prototype, plus the session-wide pure built-ins.
   P.ObjectSetPrototypeOf(globalThis, null);

@@ -20,6 +20,10 @@ export interface FacadeKit {
   callSync(message: object): any;
   callAsync(message: object): Promise<any>;
   makeError(name: string, message: string): Error;
+  /** One page call's arguments at most (maxCallArgBytes), refused here before they are copied again. */
+  argsCap?: { max: number; error(): Error };
+  /** The context's URL (context-builtins.ts), as it was before any snippet ran: what a waitForURL predicate gets. */
+  URLCtor: new (url: string) => object;
 }
 
 export interface RunEventHooks {
@@ -34,7 +38,7 @@ export interface RunFacades {
 
 export function contextFacades(kit: FacadeKit): { forRun(token: string, events: RunEventHooks): RunFacades } {
   "use strict";
-  const { P, V, spec, callSync, callAsync, makeError } = kit;
+  const { P, V, spec, callSync, callAsync, makeError, URLCtor, argsCap } = kit;
   const { ObjectFreeze: freeze, ObjectCreate: create, JSONStringify: stringify, String: toStr, MapCtor, MapPrototypeGet, MapPrototypeSet } = P;
   const { StringPrototypeSlice: slice, ArrayPrototypePush: push, ArrayPrototypeIndexOf: indexOf, ArrayPrototypeJoin: join } = P;
   const { WeakMapCtor, WeakMapPrototypeGet: wmGet, WeakMapPrototypeSet: wmSet } = P;
@@ -82,7 +86,7 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
   function withStep(steps: Step[], m: string, args: unknown[]): Step[] {
     const out: Step[] = record([]);
     for (let i = 0; i < steps.length; i++) push(out, steps[i]);
-    push(out, record({ m, a: encodeArgs(args) }));
+    push(out, record({ m, a: encodeArgs(args, argsCap) }));
     return out;
   }
 
@@ -93,10 +97,11 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
     m.op = op;
     m.token = run.token;
     m.method = method;
-    m.args = encodeArgs(args);
+    m.args = encodeArgs(args, argsCap);
     return m;
   }
-  const call = (o: Owner, method: string, args: unknown[]) => callAsync(message(o.run, o.fields, "call", method, args));
+  // Async, so that a refusal while encoding (argsCap) rejects the call's promise like any other.
+  const call = async (o: Owner, method: string, args: unknown[]) => callAsync(message(o.run, o.fields, "call", method, args));
   const callNow = (o: Owner, method: string, args: unknown[]) => callSync(message(o.run, o.fields, "callSync", method, args));
   function frames(run: Run, pageId: string, which: string, extra?: { frameId?: string; selector?: unknown }): any {
     const m = record({ op: "frames", token: run.token, pageId, which }) as Record<string, unknown>;
@@ -157,6 +162,7 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
   });
   methods(frameProto, "frame", ["childFrames"], (o) => frameList(o.run, o.root.pageId, frames(o.run, o.root.pageId, "children", record({ frameId: o.root.frameId! }))));
   methods(frameProto, "frame", ["page"], (o) => pageFacade(o.run, o.root.pageId));
+  methods(frameProto, "frame", ["waitForURL"], waitForURL);
   freeze(frameProto);
 
   function checkHandler(event: unknown, handler: unknown): string {
@@ -168,6 +174,41 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
     return name;
   }
 
+  // URL patterns are matched here, in the session's realm: one that backtracks for ever stops this realm at its
+  // deadline and nothing else. The main thread only reports URLs (url-waits.ts) and turns globs into their pattern.
+  const regexpExec = (P.RegExpPrototype as { exec: (input: string) => unknown }).exec;
+  const isRegExp = (v: unknown) => {
+    try { P.RegExpPrototypeGetSource(v); return true; } catch { return false; }
+  };
+  function urlTest(run: Run, url: unknown): (u: string) => boolean {
+    if (typeof url === "string") {
+      const re = new P.RegExpCtor(callSync(record({ op: "urlPattern", token: run.token, glob: url })) as string);
+      return (u) => P.apply(regexpExec, re, [u]) !== null;
+    }
+    if (isRegExp(url)) return (u) => { (url as RegExp).lastIndex = 0; return P.apply(regexpExec, url, [u]) !== null; };
+    if (typeof url === "function") {
+      return (u) => {
+        let parsed: object;
+        try { parsed = new URLCtor(u); } catch { return false; }
+        return !!(url as (u: object) => unknown)(parsed);
+      };
+    }
+    throw makeError("TypeError", "the url should be a string, a RegExp or a function");
+  }
+  /** page/frame.waitForURL: the main thread says each URL the frame commits, the realm's test picks one, then the load state is awaited. */
+  async function waitForURL(o: Owner, _m: string, args: unknown[]): Promise<void> {
+    const test = urlTest(o.run, args[0]);
+    const options: Record<string, unknown> = args[1] !== null && typeof args[1] === "object" ? args[1] as Record<string, unknown> : record({});
+    const step = (fields: Record<string, unknown>): Promise<{ url: string; deadline: number; timeoutMs: number }> => {
+      const m = message(o.run, o.fields, "urlWait", "waitForURL", record([])) as Record<string, unknown>;
+      const keys = P.ObjectKeys(fields);
+      for (let i = 0; i < keys.length; i++) m[keys[i]!] = fields[keys[i]!];
+      return callAsync(m);
+    };
+    let at = await step(record({ phase: "next", after: null, timeout: typeof options.timeout === "number" ? options.timeout : null }));
+    while (!test(at.url)) at = await step(record({ phase: "next", after: at.url, deadline: at.deadline, timeoutMs: at.timeoutMs }));
+    await step(record({ phase: "settle", waitUntil: typeof options.waitUntil === "string" ? options.waitUntil : null, deadline: at.deadline, timeoutMs: at.timeoutMs }));
+  }
   const pageProto = create(null);
   methods(pageProto, "page", spec.page.async, call);
   methods(pageProto, "page", spec.page.sync, callNow);
@@ -182,9 +223,24 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
   });
   methods(pageProto, "page", ["frames"], (o) => frameList(o.run, o.root.pageId, frames(o.run, o.root.pageId, "all")));
   methods(pageProto, "page", ["mainFrame"], (o) => frameFacade(o.run, o.root.pageId, frames(o.run, o.root.pageId, "main")));
+  methods(pageProto, "page", ["waitForURL"], waitForURL);
+  // As in Playwright: a name wins over a url.
   methods(pageProto, "page", ["frame"], (o, _m, [selector]) => {
-    const id = frames(o.run, o.root.pageId, "find", record({ selector: encodeArgs([selector])[0] }));
-    return id === null ? null : frameFacade(o.run, o.root.pageId, id);
+    let name: string | undefined;
+    let test: ((u: string) => boolean) | undefined;
+    if (typeof selector === "string") name = selector;
+    else if (selector !== null && typeof selector === "object") {
+      const s = selector as Record<string, unknown>;
+      if (s.name !== undefined) name = toStr(s.name);
+      else if (s.url !== undefined) test = urlTest(o.run, s.url);
+    }
+    if (name === undefined && test === undefined) throw makeError("TypeError", "page.frame() takes a frame name or { name, url }");
+    const list = frames(o.run, o.root.pageId, "list") as { id: string; name: string; url: string }[];
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i]!;
+      if (name !== undefined ? f.name === name : test!(f.url)) return frameFacade(o.run, o.root.pageId, f.id);
+    }
+    return null;
   });
   // `page.keyboard`, `page.mouse` and `page.webmcp`: made for their page on first read, then the same object each time.
   const PARTS: [string, object][] = [["keyboard", keyboardProto], ["mouse", mouseProto], ["webmcp", webmcpProto]];

@@ -15,8 +15,11 @@ export interface ContextValues {
   parseData(text: string): any;
   /** Calls `fn` from a context promise job, after the current host call has returned; never throws. */
   later(fn: () => unknown): void;
-  /** Snippet arguments as JSON data: functions as source text, RegExps as source and flags, facades as their descriptors. */
-  encodeArgs(args: readonly unknown[]): unknown[];
+  /**
+   * Snippet arguments as JSON data: functions as source text, RegExps as source and flags, facades as their descriptors.
+   * Past `cap` characters of JSON it throws `cap.error()` before anything larger than that text is made.
+   */
+  encodeArgs(args: readonly unknown[], cap?: { max: number; error(): Error }): unknown[];
   /** Records what a facade stands for: a label for results, a descriptor when passed as an argument. */
   tag(facade: object, label: string, descriptor?: object): void;
   /** A result made JSON-safe (depth and size bounds, cycles, errors as {name, message}). */
@@ -70,7 +73,11 @@ export function contextValues(P: Primordials): ContextValues {
 
   // Functions (page.evaluate callbacks) travel as source text, RegExps as source and flags,
   // locators as their chains; everything else as JSON.
+  /** What is left of the cap of the encoding in progress (its strings are counted before they are copied). */
+  let capLeft = Infinity;
+  let capError: (() => Error) | undefined;
   function replacer(_key: string, value: unknown): unknown {
+    if (typeof value === "string" && (capLeft -= value.length) < 0 && capError) throw capError();
     if (typeof value === "function") return record({ __bwFn: P.FunctionPrototypeToString(value) });
     if (value === undefined) return record({ __bwUndefined: true });
     if (value !== null && typeof value === "object") {
@@ -82,9 +89,23 @@ export function contextValues(P: Primordials): ContextValues {
     }
     return value;
   }
-  function encodeArgs(args: readonly unknown[]): unknown[] {
+  function encodeArgs(args: readonly unknown[], cap?: { max: number; error(): Error }): unknown[] {
     const out: unknown[] = record([]);
-    for (let i = 0; i < args.length; i++) push(out, parseData(stringify(args[i], replacer) ?? "null"));
+    // A snippet's toJSON may make a call of its own while this one is encoded: its cap is its own.
+    const outer = [capLeft, capError] as const;
+    capLeft = cap ? cap.max : Infinity;
+    capError = cap?.error;
+    try {
+      let chars = 0;
+      for (let i = 0; i < args.length; i++) {
+        const text = stringify(args[i], replacer) ?? "null";
+        chars += text.length;
+        if (cap !== undefined && chars > cap.max) throw cap.error();
+        push(out, parseData(text));
+      }
+    } finally {
+      [capLeft, capError] = outer;
+    }
     return out;
   }
 

@@ -30,6 +30,8 @@ export interface SnippetContextOptions {
   scope?: { async: string[]; sync: string[] };
   /** Console calls a run passes to the host; past it they return at once. */
   consoleCap?: number;
+  /** A page call's arguments past `max` characters of JSON are refused in the context with `message` (lane-budget.ts). */
+  argsCap?: { max: number; message: string };
 }
 
 const DEFAULT_CONSOLE_CAP = 200;
@@ -110,7 +112,7 @@ export class SnippetContext {
       kindOf,
     };
     const bootstrap = compileInContext(sandboxBootstrap, "betterwright-sandbox.js");
-    this.api = bootstrap(hostSync, hostAsync, JSON.stringify({ ...FACADE_SPEC, scope, consoleCap: options.consoleCap ?? DEFAULT_CONSOLE_CAP }), parts);
+    this.api = bootstrap(hostSync, hostAsync, JSON.stringify({ ...FACADE_SPEC, scope, consoleCap: options.consoleCap ?? DEFAULT_CONSOLE_CAP, argsCap: options.argsCap ?? null }), parts);
   }
 
   compile(code: string, filename: string): CompiledSnippet {

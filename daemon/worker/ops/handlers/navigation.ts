@@ -9,6 +9,7 @@ import { mapErrors } from "../op-errors.js";
 import { isDownloadStarting } from "../../playwright-errors.js";
 import { settlingNavigation } from "../../failed-navigation.js";
 import { handle } from "../handler.js";
+import { urlMatcher } from "../url-glob.js";
 import { locatorFor, resolveElement } from "../targets.js";
 
 function activePage(ctx: OpContext): Page {
@@ -38,6 +39,12 @@ async function history(ctx: OpContext, direction: "back" | "forward"): Promise<H
 }
 
 /** Waits until `check` holds in the page (run there, with `value` passed as data). */
+/** Playwright's waitForURL with our matcher: its own globs compile to a backtracking RegExp, matched on this thread. */
+function waitForUrl(page: Page, pattern: string, timeout: number): Promise<void> {
+  const matches = urlMatcher(pattern);
+  return page.waitForURL((url) => matches(url.href), { timeout, waitUntil: "commit" });
+}
+
 function pageCondition(page: Page, timeout: number, gone: boolean, text: string): Promise<unknown> {
   return page.waitForFunction(
     ([wanted, absent]) => {
@@ -75,7 +82,7 @@ export const navigationHandlers = [
     if (args.ms !== undefined) await page.waitForTimeout(Math.min(args.ms, timeout));
     else if (args.text !== undefined) await mapErrors({ target: `text ${JSON.stringify(args.text)}` }, () => pageCondition(page, timeout, false, args.text!));
     else if (args.textGone !== undefined) await mapErrors({ target: `text gone ${JSON.stringify(args.textGone)}` }, () => pageCondition(page, timeout, true, args.textGone!));
-    else if (args.url !== undefined) await mapErrors({ target: `url ${args.url}` }, () => page.waitForURL(args.url!, { timeout, waitUntil: "commit" }));
+    else if (args.url !== undefined) await mapErrors({ target: `url ${args.url}` }, () => waitForUrl(page, args.url!, timeout));
     else if (args.load !== undefined) await mapErrors({ target: `load state ${args.load}` }, () => page.waitForLoadState(args.load as "load", { timeout }));
     else if (args.target !== undefined) {
       const target = args.target;
