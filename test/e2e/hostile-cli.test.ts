@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_CODE_CHARS } from "../../shared/protocol/index.js";
 import { destroyHome, runCli, tempHome, type CliResult } from "../helpers/cli.js";
+import { escapeControls } from "../../shared/safe-text.js";
 
 const STACK_FRAME = /\n\s+at .+(:\d+:\d+|\(native\))/;
 
@@ -26,8 +27,8 @@ interface Case {
   mentions?: string | RegExp;
 }
 
-/** The culprit may contain control characters: messages show names JSON-quoted. */
-const quoted = (name: string) => JSON.stringify(name).slice(1, -1);
+/** The culprit may contain control or bidi characters: messages show names JSON-quoted, with every such character escaped. */
+const quoted = (name: string) => escapeControls(JSON.stringify(name).slice(1, -1));
 
 function buildCases(browserHome: string, fixtures: { dir: string; file: string; empty: string; huge: string }): Case[] {
   const cases: Case[] = [];
