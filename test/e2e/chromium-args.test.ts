@@ -66,10 +66,8 @@ describe("the flags Chromium is launched with", () => {
     expect(ours).toHaveLength(1);
     // Ours replaces Playwright's: it must hold every feature of it.
     expect(ours[0]).toEqual(expect.arrayContaining([...playwrights!, ...WEBUI_OMNIBOX_FEATURES]));
-    // A renderer's retitled command line shows the features in effect when it has room for them (see argv).
-    for (const renderer of renderers.filter((args) => disabledFeatures(args).length > 0)) {
-      expect(disabledFeatures(renderer).flat()).toEqual(expect.arrayContaining([...playwrights!, ...WEBUI_OMNIBOX_FEATURES]));
-    }
+    // Renderers take their features from this browser process. Their retitled command lines no longer show them:
+    // with the small allowlisted environment there is no room (see argv), so they are not checked here.
     // The session's page and Chromium's spare renderer; the omnibox popup pages made it three.
     expect(renderers.length).toBeGreaterThan(0);
     expect(renderers.length).toBeLessThanOrEqual(2);
