@@ -56,7 +56,8 @@ async function tryConnect(socketPath: string): Promise<RpcCaller | undefined> {
     return await connectSocket(socketPath);
   } catch (error) {
     const errno = (error as { errno?: string }).errno;
-    if (errno === "ENOENT" || errno === "ECONNREFUSED") return undefined;
+    // ECONNRESET: the socket of a daemon that is dying (killed, its last threads still exiting) took the connection, then dropped it.
+    if (errno === "ENOENT" || errno === "ECONNREFUSED" || errno === "ECONNRESET") return undefined;
     throw error;
   }
 }
@@ -115,6 +116,11 @@ export async function connectDaemon(config: ResolvedConfig, env: NodeJS.ProcessE
       hello = await peer.call(Hello, { clientVersion: PACKAGE_VERSION, protocol: PROTOCOL_VERSION, settings: stated as Record<string, unknown>, ...(serveNames ? { serveNames } : {}) });
     } catch (error) {
       peer.close();
+      // Closed before it answered: a dying daemon's socket took the connection. The next attempt finds it gone.
+      if (error instanceof BwError && error.code === "DAEMON_UNAVAILABLE" && attempt < 2) {
+        await sleep(CONNECT_RETRY_MS);
+        continue;
+      }
       throw error;
     }
     if (hello.status === "ok") return { peer, daemon: hello.daemon, layout, ...(recovered ? { recovered } : {}) };

@@ -1,8 +1,11 @@
 // Whether a process is still running: signal 0 checks without delivering
 // anything (EPERM means it exists but belongs to someone else). A zombie has
 // exited and waits only to be reaped by its parent, which for a detached
-// daemon is whatever adopted it, sometimes a second later: it counts as gone.
-import { readFileSync } from "node:fs";
+// daemon is whatever adopted it, sometimes a second later: it counts as gone,
+// once its last thread has gone too. A killed Node process's main thread turns
+// zombie while its other threads are still exiting, and until the last of
+// them has, its descriptors (a daemon's listening socket) are still open.
+import { readdirSync, readFileSync } from "node:fs";
 
 /** `startTicks`: when the process was known to start (processStartTicks); a live pid that started otherwise is another process. */
 export function isProcessAlive(pid: number, startTicks?: number): boolean {
@@ -13,7 +16,7 @@ export function isProcessAlive(pid: number, startTicks?: number): boolean {
   }
   const stat = statFields(pid);
   if (stat === undefined) return true; // no /proc (macOS), or gone meanwhile: signal 0 had the last word
-  if (stat[0] === "Z") return false;
+  if (stat[0] === "Z") return threadsLeft(pid) > 1;
   return startTicks === undefined || Number(stat[19]) === startTicks;
 }
 
@@ -31,5 +34,14 @@ function statFields(pid: number): string[] | undefined {
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return undefined;
+  }
+}
+
+/** How many threads /proc still lists for `pid` (a zombie leader counts itself); 0 once it is gone. */
+function threadsLeft(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/task`).length;
+  } catch {
+    return 0;
   }
 }

@@ -2,6 +2,7 @@
 // descendants of a pid (by walking /proc ppid links) and the daemons whose
 // working directory is a given home.
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { isProcessAlive } from "../../dist/shared/process-alive.js";
 
 function parentOf(pid: number): number | undefined {
   try {
@@ -79,19 +80,8 @@ export function daemonProcessesOf(home: string): number[] {
   });
 }
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A zombie still answers kill(0) until its parent reaps it; it runs nothing.
-  try {
-    return !/^\S+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
+/** Whether `pid` still runs, as the product judges it: a zombie whose last thread has exited counts as gone. */
+export const alive = (pid: number): boolean => isProcessAlive(pid);
 
 /** Polls until none of `pids` is alive; returns those still alive at the deadline. */
 export async function waitForExit(pids: number[], ms: number): Promise<number[]> {
