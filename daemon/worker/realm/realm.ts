@@ -35,6 +35,8 @@ export interface RealmOptions {
   limits: LaneLimits;
   /** The thread's script: the realm thread, or a stand-in in tests of this boundary. */
   thread?: URL;
+  /** A thread started earlier with no session (startRealmThread), bound to this one instead of starting a thread. */
+  spare?: Worker;
 }
 
 const THREAD = new URL("./realm-thread.js", import.meta.url);
@@ -50,6 +52,11 @@ function threadScript(): URL {
   }
 }
 
+/** A realm thread with no session yet: it waits for the `bind` that makes it one session's (realm-thread.ts). */
+export function startRealmThread(heapMb: number, script: URL = threadScript()): Worker {
+  return new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdout: false, stderr: false });
+}
+
 export class Realm {
   private readonly worker: Worker;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
@@ -62,13 +69,18 @@ export class Realm {
     const { port1, port2 } = new MessageChannel();
     this.syncPort = port1;
     const init: RealmInit = { session: options.session, scope: options.scope, syncPort: port2, signal: this.signal.buffer as SharedArrayBuffer, consoleCap: options.consoleCap, limits: options.limits };
-    this.worker = new Worker(options.thread ?? threadScript(), {
-      workerData: init,
-      transferList: [port2],
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
-      stdout: false,
-      stderr: false,
-    });
+    if (options.spare) {
+      this.worker = options.spare;
+      this.worker.postMessage({ t: "bind", init } satisfies ToRealm, [port2]);
+    } else {
+      this.worker = new Worker(options.thread ?? threadScript(), {
+        workerData: init,
+        transferList: [port2],
+        resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+        stdout: false,
+        stderr: false,
+      });
+    }
     this.worker.on("message", (raw: unknown) => {
       const message = checkFromRealm(raw);
       if (message) this.receive(message);

@@ -5,14 +5,20 @@
 // The session (daemon/worker/session.ts) owns runs and pages; this owns the thread.
 import type { Warning } from "../../../shared/envelope.js";
 import { Realm, type RealmHost, type RealmLoss } from "./realm.js";
+import type { SpareRealmThread } from "./spare-thread.js";
 import type { LaneLimits } from "../../../shared/config-limits.js";
 
 /** How long a realm has to confirm the end of its run before it is taken for stuck and stopped. */
 export const REALM_END_GRACE_MS = 1500;
 /** A realm's heap limit: a snippet past it ends its own realm with LIMIT_EXCEEDED. */
 export const REALM_HEAP_MB = 1024;
-/** A realm idle this long, with nothing of the snippets' left in it but plain-data `state`, is retired (its thread costs ~9 MiB). */
-export const REALM_IDLE_MS = 30_000;
+/**
+ * A realm idle this long, with nothing of the snippets' left in it but plain-data `state`, is retired (its thread
+ * costs ~9 MiB). Short, because coming back is cheap: the next run binds the worker's spare thread (~10 ms, against
+ * ~50-80 ms for a thread started then), so a session an agent calls every few seconds holds no thread between calls,
+ * while a script's back-to-back runs keep theirs.
+ */
+export const REALM_IDLE_MS = 3_000;
 /** The most `state` a retired realm leaves behind, as characters of its text; a realm holding more stays. */
 export const STATE_CARRY_MAX_CHARS = 4_000_000;
 
@@ -39,13 +45,19 @@ export class SessionRealm {
   private carried: string | undefined;
   private closed = false;
 
-  constructor(private readonly options: SessionRealmOptions, private readonly host: SessionRealmHost) {}
+  constructor(
+    private readonly options: SessionRealmOptions,
+    private readonly host: SessionRealmHost,
+    /** The worker's spare thread: taken by a new realm, started again as one retires. */
+    private readonly spare?: SpareRealmThread,
+  ) {}
 
   /** The realm, started anew when there is none (its thread starts while the session's page is made). */
   live(): Realm {
     clearTimeout(this.retireTimer);
     if (this.realm?.alive) return this.realm;
-    const realm: Realm = new Realm({ ...this.options, heapMb: REALM_HEAP_MB }, {
+    const spare = this.spare?.take();
+    const realm: Realm = new Realm({ ...this.options, heapMb: REALM_HEAP_MB, ...(spare ? { spare } : {}) }, {
       ...this.host,
       // The realm answers `page` from the active page it was told: tell it before the reply of a call that moved it.
       async: (m) => this.host.async(m).finally(() => this.pushActive()),
@@ -121,6 +133,7 @@ export class SessionRealm {
         realm.close();
         this.realm = undefined;
         this.carried = exported.state;
+        this.spare?.prepare();
       });
     }, REALM_IDLE_MS);
     this.retireTimer.unref();
