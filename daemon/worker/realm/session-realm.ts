@@ -14,11 +14,11 @@ export const REALM_END_GRACE_MS = 1500;
 export const REALM_HEAP_MB = 1024;
 /**
  * A realm idle this long, with nothing of the snippets' left in it but plain-data `state`, is retired (its thread
- * costs ~9 MiB). Short, because coming back is cheap: the next run binds the worker's spare thread (~10 ms, against
- * ~50-80 ms for a thread started then), so a session an agent calls every few seconds holds no thread between calls,
- * while a script's back-to-back runs keep theirs.
+ * costs ~9 MiB). Longer than the pauses of a session in use (an agent's turn takes seconds), which would otherwise
+ * start a thread per call (50-80 ms of CPU: thirty sessions pausing 4 s between bursts ran at a tenth of their
+ * throughput with 3 s here); short enough that sessions left alone give their threads back soon.
  */
-export const REALM_IDLE_MS = 3_000;
+export const REALM_IDLE_MS = 10_000;
 /** The most `state` a retired realm leaves behind, as characters of its text; a realm holding more stays. */
 export const STATE_CARRY_MAX_CHARS = 4_000_000;
 
