@@ -2,7 +2,7 @@
 // handed out after it died or after close, and holding nothing alive while it waits.
 import { afterEach, describe, expect, it } from "vitest";
 import { Worker } from "node:worker_threads";
-import { SpareRealmThread } from "../../daemon/worker/realm/spare-thread.js";
+import { SpareRealmThread } from "../../daemon/browser-worker/realm/spare-thread.js";
 
 const started: Worker[] = [];
 const standIn = (code = "setInterval(() => {}, 60_000)") => () => {
