@@ -23,7 +23,7 @@ import { loadPlaywright } from "./playwright.js";
 import { WorkerSession } from "./session.js";
 import { Lanes } from "./lanes.js";
 import { REALM_HEAP_MB } from "./realm/session-realm.js";
-import { spareRealmThread } from "./realm/spare-thread.js";
+import { realmThreads } from "./realm/realm-threads.js";
 import { chromiumArgs } from "./chromium-args.js";
 import { IsolatedEvaluator } from "./stealth/isolated-eval.js";
 import { chromiumMajor, stealthArgs } from "./stealth/stealth-launch.js";
@@ -61,8 +61,8 @@ export class BrowserHost {
   private opening = 0;
   /** Every session's page calls take their turn here, within the caps the daemon set. */
   private readonly lanes: Lanes;
-  /** A realm thread started ahead of the next session that needs one. */
-  private readonly spareRealm = spareRealmThread(REALM_HEAP_MB);
+  /** The sessions' realm threads: one spare started ahead of need, the others started one per turn. */
+  private readonly realmThreads = realmThreads(REALM_HEAP_MB);
   /** Stealth mode: every session's evaluations in an isolated world. */
   private readonly isolatedEval: IsolatedEvaluator | undefined;
 
@@ -249,7 +249,7 @@ export class BrowserHost {
       };
       session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
         artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined,
-        artifacts ? () => artifacts.downloadHistory(name) : undefined, this.lanes, undefined, this.isolatedEval, this.spareRealm);
+        artifacts ? () => artifacts.downloadHistory(name) : undefined, this.lanes, undefined, this.isolatedEval, this.realmThreads);
       this.sessions.set(name, session);
     }
     return session;
@@ -357,7 +357,7 @@ export class BrowserHost {
 
   async shutdown(): Promise<void> {
     for (const name of [...this.sessions.keys()]) await this.closeSession(name);
-    this.spareRealm.close();
+    this.realmThreads.close();
     const pending = this.contextPromise;
     this.contextPromise = undefined;
     if (pending) await pending.then((c) => c.close()).catch(() => {});

@@ -20,7 +20,7 @@ import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./facades/args.js";
 import type { RealmLoss } from "./realm/realm.js";
 import { REALM_HEAP_MB, SessionRealm } from "./realm/session-realm.js";
-import type { SpareRealmThread } from "./realm/spare-thread.js";
+import type { RealmThreads } from "./realm/realm-threads.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./facades/scope-functions.js";
 import { snapshotFunction } from "./facades/snapshot-function.js";
 import type { OpStart } from "./ops/op-context.js";
@@ -72,8 +72,8 @@ export class WorkerSession {
     private readonly now: () => number = Date.now,
     /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md). */
     isolated?: IsolatedEvaluator,
-    /** The worker's spare realm thread, shared by its sessions (realm/spare-thread.ts). */
-    spareRealm?: SpareRealmThread,
+    /** How the worker's realm threads start, shared by its sessions (realm/realm-threads.ts). */
+    realmThreads?: RealmThreads,
   ) {
     this.pageState = new SessionPageState(now);
     // snapshot() answers as the `snapshot` operation when given its options (interactive, diff, cursor, target).
@@ -97,7 +97,7 @@ export class WorkerSession {
       done: (token, outcome) => { if (this.run?.token === token) this.run.done(outcome); },
       lost: (reason) => this.realmLost(reason),
       activePage: () => this.activeOrNull(),
-    }, spareRealm);
+    }, realmThreads);
   }
 
   /** The active page, or null when the session has none. */

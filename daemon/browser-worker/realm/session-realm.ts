@@ -5,7 +5,7 @@
 // The session (daemon/browser-worker/session.ts) owns runs and pages; this owns the thread.
 import type { Warning } from "../../../shared/protocol/envelope.js";
 import { Realm, type RealmHost, type RealmLoss } from "./realm.js";
-import type { SpareRealmThread } from "./spare-thread.js";
+import type { RealmThreads } from "./realm-threads.js";
 import type { LaneLimits } from "../../../shared/config-limits.js";
 
 /** How long a realm has to confirm the end of its run before it is taken for stuck and stopped. */
@@ -48,16 +48,17 @@ export class SessionRealm {
   constructor(
     private readonly options: SessionRealmOptions,
     private readonly host: SessionRealmHost,
-    /** The worker's spare thread: taken by a new realm, started again as one retires. */
-    private readonly spare?: SpareRealmThread,
+    /** The worker's realm threads: its spare, taken by a new realm and started again as one retires; the turns of other starts. */
+    private readonly threads?: RealmThreads,
   ) {}
 
   /** The realm, started anew when there is none (its thread starts while the session's page is made). */
   live(): Realm {
     clearTimeout(this.retireTimer);
     if (this.realm?.alive) return this.realm;
-    const spare = this.spare?.take();
-    const realm: Realm = new Realm({ ...this.options, heapMb: REALM_HEAP_MB, ...(spare ? { spare } : {}) }, {
+    const threads = this.threads;
+    const spare = threads?.take();
+    const realm: Realm = new Realm({ ...this.options, heapMb: REALM_HEAP_MB, ...(spare ? { spare } : threads ? { startInTurn: (start: () => void) => threads.startInTurn(start) } : {}) }, {
       ...this.host,
       // The realm answers `page` from the active page it was told: tell it before the reply of a call that moved it.
       async: (m) => this.host.async(m).finally(() => this.pushActive()),
@@ -133,7 +134,7 @@ export class SessionRealm {
         realm.close();
         this.realm = undefined;
         this.carried = exported.state;
-        this.spare?.prepare();
+        this.threads?.prepare();
       });
     }, REALM_IDLE_MS);
     this.retireTimer.unref();

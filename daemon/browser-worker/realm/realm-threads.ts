@@ -1,13 +1,18 @@
-// One realm thread started ahead of need and not yet any session's: the next
-// session to need a realm after an idle one was retired takes it, and its run
-// does not wait for a thread to start (~40 ms). A spare has run no snippet
-// code before it is bound, and is bound to one session for good.
+// How the worker's realm threads start. One is started ahead of need and is
+// not yet any session's: the next session to need a realm after an idle one
+// was retired takes it, and its run does not wait for a thread to start
+// (~50-80 ms). A spare has run no snippet code before it is bound, and is
+// bound to one session for good. Other threads start one per turn of the
+// event loop: a hundred sessions needing a realm at once would otherwise hold
+// the main thread for the seconds a hundred starts take together (4.3 s on a
+// busy machine, past the watchdog's 3 s).
 import type { Worker } from "node:worker_threads";
 import { startRealmThread } from "./realm.js";
 
-export class SpareRealmThread {
+export class RealmThreads {
   private spare: Worker | undefined;
   private closed = false;
+  private readonly starts: (() => void)[] = [];
 
   constructor(private readonly start: () => Worker) {}
 
@@ -36,6 +41,19 @@ export class SpareRealmThread {
     this.spare = spare;
   }
 
+  /** Runs `start` (a realm thread's start) in its turn, after those asked for before it. */
+  startInTurn(start: () => void): void {
+    this.starts.push(start);
+    if (this.starts.length === 1) this.nextStart();
+  }
+
+  private nextStart(): void {
+    setImmediate(() => {
+      this.starts.shift()?.();
+      if (this.starts.length > 0) this.nextStart();
+    });
+  }
+
   close(): void {
     this.closed = true;
     void this.spare?.terminate().catch(() => {});
@@ -43,5 +61,5 @@ export class SpareRealmThread {
   }
 }
 
-/** The worker's spare: realm threads with the heap limit every realm gets. */
-export const spareRealmThread = (heapMb: number): SpareRealmThread => new SpareRealmThread(() => startRealmThread(heapMb));
+/** The worker's realm threads, with the heap limit every realm gets. */
+export const realmThreads = (heapMb: number): RealmThreads => new RealmThreads(() => startRealmThread(heapMb));
