@@ -19,8 +19,7 @@ import type { Run, RunOutcome } from "./run.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./facades/args.js";
 import type { RealmLoss } from "./realm/realm.js";
-import { REALM_HEAP_MB, SessionRealm } from "./realm/session-realm.js";
-import type { RealmThreads } from "./realm/realm-threads.js";
+import { REALM_HEAP_MB, SessionRealm, type RealmThreads } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./facades/scope-functions.js";
 import { snapshotFunction } from "./facades/snapshot-function.js";
 import type { OpStart } from "./ops/op-context.js";
@@ -40,7 +39,6 @@ export const MAX_CONSOLE_ENTRIES = 200;
 export const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
-
 
 export class WorkerSession {
   private readonly pages: PageRegistry;
@@ -72,7 +70,6 @@ export class WorkerSession {
     private readonly now: () => number = Date.now,
     /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md). */
     isolated?: IsolatedEvaluator,
-    /** How the worker's realm threads start, shared by its sessions (realm/realm-threads.ts). */
     realmThreads?: RealmThreads,
   ) {
     this.pageState = new SessionPageState(now);

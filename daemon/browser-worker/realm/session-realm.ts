@@ -6,6 +6,8 @@
 import type { Warning } from "../../../shared/protocol/envelope.js";
 import { Realm, type RealmHost, type RealmLoss } from "./realm.js";
 import type { RealmThreads } from "./realm-threads.js";
+
+export type { RealmThreads };
 import type { LaneLimits } from "../../../shared/config-limits.js";
 
 /** How long a realm has to confirm the end of its run before it is taken for stuck and stopped. */
