@@ -10,8 +10,8 @@ import { chmodSync, chownSync, existsSync, lstatSync, readdirSync, readFileSync,
 import { createRequire, Module } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wrapCommonJs } from "../../daemon/worker/playwright-code-cache.js";
-import { WORKER_NODE_FLAGS } from "../../daemon/worker-host/spawn.js";
+import { wrapCommonJs } from "../../daemon/browser-worker/playwright-code-cache.js";
+import { WORKER_NODE_FLAGS } from "../../daemon/supervisor/spawn.js";
 import { cleanEnv, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 
 const CORE_BUNDLE = path.join(path.dirname(createRequire(import.meta.url).resolve("playwright-core")), "lib", "coreBundle.js");

@@ -6,11 +6,11 @@
 import { EventEmitter } from "node:events";
 import { connect, createServer, Socket, type AddressInfo, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { GuardService } from "../../daemon/egress/guard-service.js";
-import { connectThroughDaemon, SocketInbox, type DaemonCaller } from "../../daemon/worker/proxy/daemon-connect.js";
+import { GuardService } from "../../daemon/guard/guard-service.js";
+import { connectThroughDaemon, SocketInbox, type DaemonCaller } from "../../daemon/browser-worker/guard/proxy/daemon-connect.js";
 import type { PolicySettings } from "../../shared/config.js";
-import { NetworkPolicy } from "../../shared/network-policy/index.js";
-import { GUARD_SOCKET_MESSAGE, GuardConnect, type GuardConnectResult } from "../../shared/protocol/index.js";
+import { NetworkPolicy } from "../../shared/guard/policy/index.js";
+import { GUARD_SOCKET_MESSAGE, GuardConnect, type GuardConnectResult } from "../../shared/protocol/methods/index.js";
 import { recordingDialer } from "../helpers/guard-proxy-harness.js";
 
 const METADATA = "169.254.169.254";
