@@ -1,10 +1,10 @@
 // The daemon's host code run inside a client process (`--no-daemon`, library
 // `daemon: false`): the same sessions, worker and services, reached over an
 // in-memory stream instead of the socket. Loaded only through the one
-// dynamic import in client/in-process.ts.
+// dynamic import in client/library/in-process.ts.
 import type { Duplex } from "node:stream";
 import type { DaemonBootstrap } from "../shared/bootstrap.js";
-import type { NetworkPolicy } from "../shared/network-policy/index.js";
+import type { NetworkPolicy } from "../shared/guard/policy/index.js";
 import { Daemon } from "./daemon.js";
 
 export interface InProcessHost {

@@ -8,14 +8,14 @@ import { text } from "node:stream/consumers";
 import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
 import { validateBootstrap } from "../shared/bootstrap.js";
 import type { DaemonSettings } from "../shared/config.js";
-import { errorText } from "../shared/error-text.js";
+import { errorText } from "../shared/protocol/error-text.js";
 import { probeContainment, type ContainmentStatus } from "../shared/containment.js";
-import { toBwError } from "../shared/errors.js";
+import { toBwError } from "../shared/protocol/errors.js";
 import { prepareHome } from "../shared/home-check.js";
 import { layoutFor } from "../shared/paths.js";
 import type { Daemon } from "./daemon.js";
-import { planFor, profileWorkerDirs } from "./worker-host/containment.js";
-import { discardWorker, spawnWorker, type SpawnedWorker } from "./worker-host/spawn.js";
+import { planFor, profileWorkerDirs } from "./supervisor/containment.js";
+import { discardWorker, spawnWorker, type SpawnedWorker } from "./supervisor/spawn.js";
 
 const HARD_DEADLINE_MS = 10_000;
 

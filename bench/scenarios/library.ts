@@ -28,7 +28,7 @@ export async function libraryCall(ctx: BenchContext): Promise<Row[]> {
   };
   await time([], () => bw.run("return page.title()", { session: "lib" }));
   await time([], () => page.title());
-  // A snippet that is one page call runs without a realm (daemon/worker/lone-call.ts); the same read with code around it goes through one.
+  // A snippet that is one page call runs without a realm (daemon/browser-worker/facades/lone-call.ts); the same read with code around it goes through one.
   const withCode = "const t = await page.title(); return t";
   await time([], () => bw.run(withCode, { session: "lib" }));
   for (let done = 0; done < runs; done += block) {

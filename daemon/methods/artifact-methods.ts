@@ -1,7 +1,7 @@
 // artifacts.list / artifacts.prune: the owner's view of the quota service on
 // the socket. Served by the daemon alone; never starts the worker or a browser.
-import { ArtifactsList, ArtifactsPrune } from "../../shared/protocol/index.js";
-import type { MethodRegistry } from "../../shared/rpc.js";
+import { ArtifactsList, ArtifactsPrune } from "../../shared/protocol/methods/index.js";
+import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
 
 export function registerArtifactMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {

@@ -1,7 +1,7 @@
 // daemon.hello / daemon.status / daemon.shutdown.
-import { BwError } from "../../shared/errors.js";
-import { Hello, Shutdown, Status } from "../../shared/protocol/index.js";
-import type { MethodRegistry } from "../../shared/rpc.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import { Hello, Shutdown, Status } from "../../shared/protocol/methods/index.js";
+import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../../shared/version.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
 import { settingsDifferences, type StatedSettings } from "../../shared/settings-diff.js";

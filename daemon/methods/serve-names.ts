@@ -2,7 +2,7 @@
 // belong to its HTTP API's callers: another client of the same profile's
 // daemon (the CLI, MCP, a library program) neither drives, closes nor loads
 // them unless its connection said at hello that it may.
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { isServeName } from "../../shared/names.js";
 import type { ConnectionContext } from "../daemon.js";
 

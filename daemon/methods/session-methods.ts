@@ -1,10 +1,10 @@
 // session.exec / session.list / session.close.
 import { transcriptPath } from "../../shared/paths.js";
-import { RunAttach, RunCancel, SessionClose, SessionExec, SessionList, TranscriptRead } from "../../shared/protocol/index.js";
-import type { MethodRegistry } from "../../shared/rpc.js";
+import { RunAttach, RunCancel, SessionClose, SessionExec, SessionList, TranscriptRead } from "../../shared/protocol/methods/index.js";
+import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { specOf } from "../../shared/session-settings.js";
 import type { ConnectionContext, Daemon } from "../daemon.js";
-import { Transcript } from "../transcript.js";
+import { Transcript } from "../sessions/transcript.js";
 import { assertMayUse } from "./serve-names.js";
 
 export function registerSessionMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {

@@ -3,10 +3,10 @@
 // reservations). Owner methods never appear here; this registry is all the
 // worker's pipe reaches. It is made per worker: guard.connect hands the socket
 // it dials to the worker that asked.
-import { ArtifactsCommit, ArtifactsReserve, GuardConnect, GuardRemoteLease, GuardRemoteRelease, RemoteDial, RemoteHeaders, WorkerBlocked, type GuardConnectResult } from "../../shared/protocol/index.js";
-import type { MethodRegistry } from "../../shared/rpc.js";
+import { ArtifactsCommit, ArtifactsReserve, GuardConnect, GuardRemoteLease, GuardRemoteRelease, RemoteDial, RemoteHeaders, WorkerBlocked, type GuardConnectResult } from "../../shared/protocol/methods/index.js";
+import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import type { Daemon } from "../daemon.js";
-import type { WorkerLink } from "../worker-host/process.js";
+import type { WorkerLink } from "../supervisor/process.js";
 import { registerGuardWorkerMethods } from "./guard-methods.js";
 import { registerVaultWorkerMethods } from "./vault-methods.js";
 

@@ -8,8 +8,8 @@
 // loopback name), so they share one daemon.
 import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../shared/operations/index.js";
-import { CORE_LIST_MAX_CHARS, CORE_TOOLS } from "../../client/mcp/tools.js";
+import { OPERATIONS } from "../../shared/protocol/operations/index.js";
+import { CORE_LIST_MAX_CHARS, CORE_TOOLS } from "../../client/front-doors/mcp/tools.js";
 import { CLI, daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { errorCodeOf, refOf, startStdioMcp, textOf, type StdioMcp } from "../helpers/mcp-client.js";

@@ -2,8 +2,8 @@
 // page and state the first left, and the transcript keeps both runs.
 import { statSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ORPHAN_GRACE_MS } from "../../daemon/worker/browser-host.js";
-import { MAX_PAGES_PER_SESSION } from "../../daemon/worker/page-registry.js";
+import { ORPHAN_GRACE_MS } from "../../daemon/browser-worker/browser-host.js";
+import { MAX_PAGES_PER_SESSION } from "../../daemon/browser-worker/page-registry.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
@@ -74,7 +74,7 @@ describe("a persistent session across CLI processes", () => {
     expect(syntax.json.error.code).toBe("SNIPPET_SYNTAX_ERROR");
   });
 
-  // The run's own page.title() may stand in for the envelope's read (daemon/worker/page-titles.ts): never when the title may have moved since.
+  // The run's own page.title() may stand in for the envelope's read (daemon/browser-worker/page-titles.ts): never when the title may have moved since.
   it("reports each page's title as the run left it: set by its code, late, after a navigation, on pages it opened or closed", async () => {
     const titles = async (code: string) => {
       const run = await runCli(["exec", "--session", "titles", "-c", code], { home });

@@ -10,13 +10,13 @@ import { connect, createServer, Socket, type AddressInfo, type Server } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GuardService } from "../../daemon/egress/guard-service.js";
-import { WorkerProcess } from "../../daemon/worker-host/process.js";
-import { connectThroughDaemon, SocketInbox, type DaemonCaller } from "../../daemon/worker/proxy/daemon-connect.js";
+import { GuardService } from "../../daemon/guard/guard-service.js";
+import { WorkerProcess } from "../../daemon/supervisor/process.js";
+import { connectThroughDaemon, SocketInbox, type DaemonCaller } from "../../daemon/browser-worker/guard/proxy/daemon-connect.js";
 import type { PolicySettings } from "../../shared/config.js";
-import { NetworkPolicy } from "../../shared/network-policy/index.js";
-import { GUARD_SOCKET_MESSAGE, GuardConnect, type GuardConnectResult, type WorkerInit } from "../../shared/protocol/index.js";
-import { MethodRegistry } from "../../shared/rpc.js";
+import { NetworkPolicy } from "../../shared/guard/policy/index.js";
+import { GUARD_SOCKET_MESSAGE, GuardConnect, type GuardConnectResult, type WorkerInit } from "../../shared/protocol/methods/index.js";
+import { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { recordingDialer } from "../helpers/guard-proxy-harness.js";
 
 const METADATA = "169.254.169.254";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Daemon } from "../../daemon/daemon.js";
 import { Logger } from "../../daemon/log.js";
-import { Transcript } from "../../daemon/transcript.js";
+import { Transcript } from "../../daemon/sessions/transcript.js";
 import { openVault } from "../../daemon/vault/vault.js";
 import { resolveConfig, daemonSettingsOf } from "../../shared/config.js";
 import { layoutFor } from "../../shared/paths.js";
