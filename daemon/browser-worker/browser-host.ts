@@ -33,6 +33,8 @@ export const ORPHAN_GRACE_MS = 2_000;
 
 export interface BrowserHostOptions {
   init: WorkerInit;
+  /** The worker's environment, which Chromium gets an allowlist of (and the display from, when headed). */
+  env: NodeJS.ProcessEnv;
   log: (line: string) => void;
   scopeFunctions: readonly ScopeFunction[];
   onEnter: (session: string) => void;
@@ -40,8 +42,8 @@ export interface BrowserHostOptions {
   guard: BrowserGuard;
   /** The artifact store's worker side: downloads path, download approval per run, file arguments. */
   artifacts: WorkerArtifacts;
-  /** Remote browsers: every session is an isolated context on one of them, and nothing is launched here. */
-  remote?: RemotePool | undefined;
+  /** Remote browsers: every session is an isolated context on one of them, and nothing is launched here; undefined: none. */
+  remote: RemotePool | undefined;
 }
 
 export class BrowserHost {
@@ -63,6 +65,7 @@ export class BrowserHost {
   private readonly isolatedEval: IsolatedEvaluator | undefined;
 
   private readonly init: WorkerInit;
+  private readonly env: NodeJS.ProcessEnv;
   private readonly log: (line: string) => void;
   private readonly scopeFunctions: readonly ScopeFunction[];
   private readonly onEnter: (session: string) => void;
@@ -73,6 +76,7 @@ export class BrowserHost {
   /** Guard and artifact store are required: a browser host without them would run unguarded, fail open. */
   constructor(options: BrowserHostOptions) {
     this.init = options.init;
+    this.env = options.env;
     this.log = options.log;
     this.scopeFunctions = options.scopeFunctions;
     this.onEnter = options.onEnter;
@@ -108,7 +112,7 @@ export class BrowserHost {
     const stealth = this.init.stealth === true;
     const { found, problem } = findBrowser({ explicit: this.init.browser, headless: this.init.headless, preferFull: stealth });
     if (!found) throw new BwError("BROWSER_UNAVAILABLE", `${problem}; install one with: ${INSTALL_HINT}`);
-    const noDisplay = this.init.headless ? undefined : headedDisplayProblem(process.env, process.platform);
+    const noDisplay = this.init.headless ? undefined : headedDisplayProblem(this.env, process.platform);
     if (noDisplay) throw new BwError("BROWSER_UNAVAILABLE", `${noDisplay}; ${HEADED_FIX}`);
     const home = path.join(this.init.browserEnvDir, "home");
     const tmp = path.join(this.init.browserEnvDir, "tmp");
@@ -122,7 +126,7 @@ export class BrowserHost {
         headless: this.init.headless,
         args: [...chromiumArgs(found.headlessShell), ...(stealth ? stealthArgs(chromiumMajor(found.path), process.platform) : [])],
         // An allowlist (shared/child-env.ts): Chromium gets no Node settings, and the display only when headed.
-        env: browserEnvironment(process.env, { headed: !this.init.headless, own: { HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") } }),
+        env: browserEnvironment(this.env, { headed: !this.init.headless, own: { HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") } }),
         timeout: 60_000,
         ...(await this.guard.launchOptions()),
         ...this.artifacts.launchOptions(),

@@ -42,7 +42,7 @@ function main(): void {
         const artifacts = new WorkerArtifacts(daemonArtifactClient(peer), init.artifactsDir, log);
         const remote = init.remote ? remotePoolFor(init.remote, peer, process, log, (sessions) => host?.remoteLost(sessions)) : undefined;
         host = new BrowserHost({
-          init, log, scopeFunctions: scopeFunctions({ daemon: peer, init, log, artifacts }), onEnter: (session) => watchdog.enter(session),
+          init, env: process.env, log, scopeFunctions: scopeFunctions({ daemon: peer, init, log, artifacts }), onEnter: (session) => watchdog.enter(session),
           guard: new BrowserGuard({ ask: askDaemon(peer), connect: connectThroughDaemon(peer, process), log, routeRequests: init.routeRequests === true }), artifacts, remote,
         });
         // A worker exists only for calls that need the browser: launch it now, while the exec is on its way.
