@@ -243,13 +243,20 @@ export class BrowserHost {
     let session = this.sessions.get(name);
     if (!session) {
       const artifacts = this.artifacts;
-      const openOnBrowser = () => {
-        this.sessionsOnBrowser.add(name);
-        return open();
-      };
-      session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
-        artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined,
-        artifacts ? () => artifacts.downloadHistory(name) : undefined, this.lanes, undefined, this.isolatedEval);
+      session = new WorkerSession({
+        name,
+        newPage: () => {
+          this.sessionsOnBrowser.add(name);
+          return open();
+        },
+        scopeFunctions: this.scopeFunctions,
+        onEnter: this.onEnter,
+        fileArgs: (target, method, args) => artifacts.checkFileArgs(name, target, method, args),
+        downloadHistory: () => artifacts.downloadHistory(name),
+        lanes: this.lanes,
+        now: Date.now,
+        isolated: this.isolatedEval,
+      });
       this.sessions.set(name, session);
     }
     return session;

@@ -58,6 +58,11 @@ export class PageRegistry {
     return this.activeId;
   }
 
+  /** The active page, or null when the session has none. */
+  activeOrNull(): string | null {
+    return this.pages.size === 0 ? null : this.active();
+  }
+
   use(pageId: unknown): string {
     const id = String(pageId);
     this.get(id);
