@@ -7,6 +7,7 @@ import net from "node:net";
 import type { DaemonSettings } from "../shared/config.js";
 import { WorkerEndpoints, type EndpointReport } from "../shared/protocol/methods/index.js";
 import type { ContainmentStatus } from "../shared/containment.js";
+import { closeReasons, closingError, type CloseReason } from "../shared/protocol/close-reason.js";
 import { BwError } from "../shared/protocol/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
 import type { HomeLayout } from "../shared/paths.js";
@@ -85,7 +86,8 @@ export class Daemon {
   private readonly serving: boolean;
   private emptySince: number;
   private stopping: Promise<void> | undefined;
-  private stopReason: string | undefined;
+  /** Set when a stop begins: what new work is refused with, and what the sessions still open are closed with. */
+  private stopReason: CloseReason | undefined;
   private readonly stopListeners: ((reason: string) => void)[] = [];
   private readonly stoppingListeners: ((reason: string) => void)[] = [];
 
@@ -254,7 +256,7 @@ export class Daemon {
   }
 
   assertAccepting(): void {
-    if (this.stopping) throw new BwError("SESSION_CLOSING", `the daemon is shutting down (${this.stopReason})`);
+    if (this.stopReason) throw closingError(this.stopReason);
   }
 
   private reap(): void {
@@ -262,7 +264,7 @@ export class Daemon {
     const ttlMs = this.options.settings.sessionTtlSeconds * 1000;
     for (const name of this.sessions.idleSince(ttlMs)) {
       this.log.write(`closing session ${name}: idle for ${this.options.settings.sessionTtlSeconds} s`);
-      void this.sessions.close(name);
+      void this.sessions.close(name, closeReasons.idle(name, this.options.settings.sessionTtlSeconds));
     }
     if (this.sessions.size > 0 || this.sessions.busy || !this.serving) {
       this.emptySince = this.now();
@@ -284,19 +286,22 @@ export class Daemon {
   /** Begin a graceful stop (idempotent); the reply to the current request still goes out first. */
   requestStop(reason: string): Promise<void> {
     if (!this.stopping) {
-      this.stopReason = reason;
+      const closing = closeReasons.daemonStopping(reason);
+      this.stopReason = closing;
       for (const listener of this.stoppingListeners) listener(reason);
-      this.stopping = new Promise((resolve) => setImmediate(resolve)).then(() => this.stop(reason));
+      this.stopping = new Promise((resolve) => setImmediate(resolve)).then(() => this.stop(reason, closing));
     }
     return this.stopping;
   }
 
-  private async stop(reason: string): Promise<void> {
+  private async stop(reason: string, closing: CloseReason): Promise<void> {
     this.log.write(`stopping: ${reason}`);
     clearInterval(this.reaper);
     this.server?.close();
     const drainUntil = this.now() + DRAIN_DEADLINE_MS;
     while (this.sessions.busy && this.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
+    // What the drain left, in flight or queued, ends saying why.
+    await this.sessions.closeAll(closing);
     await this.worker.shutdown(Math.max(1000, drainUntil - this.now()));
     await this.services.remote.close();
     for (const peer of this.peers) peer.close();

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import { headedDisplayProblem, HEADED_FIX } from "../../shared/display.js";
+import { closeReasons, type CloseReason } from "../../shared/protocol/close-reason.js";
 import { BwError } from "../../shared/protocol/errors.js";
 import { browserEnvironment } from "../../shared/child-env.js";
 import type { WorkerOutcome } from "../../shared/protocol/envelope.js";
@@ -280,7 +281,7 @@ export class BrowserHost {
    * setting Chromium refuses or a state it cannot apply fails here. `state`: base64 of a storage state's JSON.
    */
   async createSession(name: string, settings: SessionSettings, state?: string): Promise<void> {
-    await this.closeSession(name);
+    await this.closeSession(name, closeReasons.replaced(name));
     const seed = state === undefined ? undefined : parseStorageState(Buffer.from(state, "base64"), "INVALID_ARGUMENT", "the saved state");
     const isolated = new IsolatedContext(name, settings, this.remote ? this.remoteWiring(name) : this.wiring, seed);
     this.isolated.set(name, isolated);
@@ -288,7 +289,7 @@ export class BrowserHost {
       await isolated.open();
     } catch (error) {
       if (this.isolated.get(name) === isolated) this.isolated.delete(name);
-      await isolated.close();
+      await isolated.close(closeReasons.notMade(name));
       throw error;
     }
     this.session(name, () => this.counted(() => isolated.newPage()));
@@ -335,16 +336,17 @@ export class BrowserHost {
     return this.sessions.get(name)?.cancel(runId) ?? false;
   }
 
-  async closeSession(name: string): Promise<boolean> {
+  /** `reason`: what every run the close ends, and every later call of the session, fails with. */
+  async closeSession(name: string, reason: CloseReason): Promise<boolean> {
     const session = this.sessions.get(name);
     const isolated = this.isolated.get(name);
     this.sessions.delete(name);
     this.isolated.delete(name);
     // Released first: a remote context closed by us is not a lost one.
     this.remote?.release(name);
-    await session?.close();
+    await session?.close(reason);
     // An isolated session's cookies and storage go with its context.
-    await isolated?.close();
+    await isolated?.close(reason);
     return session !== undefined;
   }
 
@@ -363,7 +365,7 @@ export class BrowserHost {
   }
 
   async shutdown(): Promise<void> {
-    for (const name of [...this.sessions.keys()]) await this.closeSession(name);
+    for (const name of [...this.sessions.keys()]) await this.closeSession(name, closeReasons.workerStopping(name));
     const pending = this.contextPromise;
     this.contextPromise = undefined;
     if (pending) await pending.then((c) => c.close()).catch(() => {});

@@ -69,7 +69,7 @@ function main(): void {
     .define(WorkerSaveState, (p) => ready().saveState(p.session, p.maxBytes))
     .define(WorkerAutosaveState, (p) => ready().autosaveState(p.session, p.maxBytes))
     .define(WorkerCancel, (p) => ({ cancelled: ready().cancel(p.session, p.runId) }))
-    .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session) }))
+    .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session, p.reason) }))
     .define(WorkerPing, () => ({ now: Date.now(), browser: { running: host?.running ?? false } }))
     .define(WorkerShutdown, () => {
       setImmediate(() => void shutdown());

@@ -3,6 +3,7 @@
 // facade call it makes throws, and its timers and event handlers never fire.
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
+import { closeReasons, closingError, type CloseReason } from "../../shared/protocol/close-reason.js";
 import { BwError, toBwError } from "../../shared/protocol/errors.js";
 import { DEFAULT_ELEMENT_WAIT_MS } from "../../shared/protocol/operations/index.js";
 import type { ArtifactInfo, ConsoleEntry, DownloadOutcome, PageInfo, Warning, WorkerOutcome } from "../../shared/protocol/envelope.js";
@@ -67,7 +68,8 @@ export class WorkerSession {
   private run: Run | undefined;
   private readonly aftermath = new RunAftermath();
   private readonly realm: SessionRealm;
-  private closed = false;
+  /** Why the session was closed, once it was: what every run the close ends fails with. */
+  private closedBy: CloseReason | undefined;
   /** Browser losses (dropPages), so a run can tell that its browser died under it. */
   private readonly losses = new BrowserLosses();
 
@@ -212,8 +214,10 @@ export class WorkerSession {
     return this.realm.end(run.token, endedInRealm);
   }
 
+  private get closed(): boolean { return this.closedBy !== undefined; }
+
   private closingError(): BwError {
-    return new BwError("SESSION_CLOSING", `session ${this.name} is closed`);
+    return closingError(this.closedBy ?? closeReasons.workerStopping(this.name));
   }
 
   private liveRun(token: unknown): Run {
@@ -382,14 +386,14 @@ export class WorkerSession {
     return dropped;
   }
 
-  /** Ends the run in flight at once (SESSION_CLOSING); a run still waiting to start never will. */
-  async close(): Promise<void> {
-    this.closed = true;
+  /** Ends the run in flight at once, with `reason`; a run still waiting to start never will. */
+  async close(reason: CloseReason): Promise<void> {
+    this.closedBy ??= reason;
     if (this.run) {
       this.run.stop("closing");
       void this.endRun(this.run);
     }
     this.realm.close();
-    await this.pages.closeAll();
+    await this.pages.closeAll(reason);
   }
 }

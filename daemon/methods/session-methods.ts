@@ -1,4 +1,5 @@
 // session.exec / session.list / session.close.
+import { closeReasons } from "../../shared/protocol/close-reason.js";
 import { transcriptPath } from "../../shared/paths.js";
 import { RunAttach, RunCancel, SessionClose, SessionExec, SessionList, TranscriptRead } from "../../shared/protocol/methods/index.js";
 import type { MethodRegistry } from "../../shared/protocol/rpc.js";
@@ -33,6 +34,6 @@ export function registerSessionMethods(registry: MethodRegistry<ConnectionContex
   registry.define(SessionList, () => ({ sessions: daemon.sessions.list() }));
   registry.define(SessionClose, async (params, connection) => {
     assertMayUse(connection, "session", params.session);
-    return { closed: await daemon.sessions.close(params.session) };
+    return { closed: await daemon.sessions.close(params.session, closeReasons.byClient(params.session)) };
   });
 }

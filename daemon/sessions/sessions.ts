@@ -3,6 +3,7 @@
 // from acceptance, and a transcript line written before the caller hears back.
 import { randomUUID } from "node:crypto";
 import { raiseHint, type LimitSettings } from "../../shared/config-limits.js";
+import { closeReasons, type CloseReason } from "../../shared/protocol/close-reason.js";
 import { BwError, toBwError } from "../../shared/protocol/errors.js";
 import { describeFsError } from "../../shared/fs-problem.js";
 import { envelopeOf, type Envelope, type WorkerOutcome } from "../../shared/protocol/envelope.js";
@@ -184,7 +185,7 @@ export class SessionRegistry {
       });
     } catch (error) {
       // A session that could not be made (a missing state, a setting Chromium refused) is not left behind.
-      if (this.sessions.get(name) === session) await this.close(name);
+      if (this.sessions.get(name) === session) await this.close(name, closeReasons.notMade(name));
       throw error;
     }
     return true;
@@ -330,16 +331,22 @@ export class SessionRegistry {
     }));
   }
 
-  async close(name: string): Promise<boolean> {
+  /** `reason`, made where the close started, is what every run the close ends fails with, here and in the worker. */
+  async close(name: string, reason: CloseReason): Promise<boolean> {
     const session = this.sessions.get(name);
     if (!session) return false;
     this.sessions.delete(name);
     this.recordSessions();
-    session.close();
+    session.close(reason);
     const worker = this.worker.current();
-    if (worker) await worker.call(WorkerCloseSession, { session: name }).catch(() => {});
+    if (worker) await worker.call(WorkerCloseSession, { session: name, reason }).catch(() => {});
     if (session.spec.isolated) await this.contexts.forget(name);
     return true;
+  }
+
+  /** Every session, for one reason (the daemon stopping). */
+  async closeAll(reason: CloseReason): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((name) => this.close(name, reason)));
   }
 
   /** A clean stop: nothing is left for a daemon taking over to restore. */
