@@ -1,6 +1,7 @@
 // The per-profile daemon: takes the profile lock, binds the socket (0600),
 // writes its info file, serves clients, reaps idle sessions, and exits when
 // it has had no session for a while. It never exits because of a bad request.
+// Its services come built (compose.ts); each method file gets its narrow view.
 import { rmSync } from "node:fs";
 import { Duplex, PassThrough } from "node:stream";
 import net from "node:net";
