@@ -49,7 +49,7 @@ function main(): void {
         const artifacts = new WorkerArtifacts(daemonArtifactClient(peer), init.artifactsDir, log);
         const remote = init.remote ? remotePoolFor(init.remote, peer, process, log, (sessions) => host?.remoteLost(sessions)) : undefined;
         host = new BrowserHost({
-          init, log, scopeFunctions: scopeFunctions({ daemon: peer, init, log, artifacts }), onEnter: (session) => watchdog.enter(session),
+          init, env: process.env, log, scopeFunctions: scopeFunctions({ daemon: peer, init, log, artifacts }), onEnter: (session) => watchdog.enter(session),
           guard: new BrowserGuard({ ask: askDaemon(peer), connect: connectThroughDaemon(peer, process), log, routeRequests: init.routeRequests === true }), artifacts, remote,
         });
         // A worker exists only for calls that need the browser: launch it now, while the exec is on its way.
@@ -76,7 +76,7 @@ function main(): void {
     .define(WorkerSaveState, (p) => ready().saveState(p.session, p.maxBytes))
     .define(WorkerAutosaveState, (p) => ready().autosaveState(p.session, p.maxBytes))
     .define(WorkerCancel, (p) => ({ cancelled: ready().cancel(p.session, p.runId) }))
-    .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session) }))
+    .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session, p.reason) }))
     .define(WorkerPing, () => ({ now: Date.now(), browser: { running: host?.running ?? false } }))
     .define(WorkerShutdown, () => {
       setImmediate(() => void shutdown());
