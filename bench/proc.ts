@@ -68,3 +68,22 @@ export function cpuMs(pid: number, file = `/proc/${pid}/stat`): number {
 
 /** CPU ms of a process's main thread alone (its other threads are cpuMs minus this). */
 export const mainThreadCpuMs = (pid: number): number => cpuMs(pid, `/proc/${pid}/task/${pid}/stat`);
+
+/** What a process of a daemon's tree is: the daemon, its worker, or a Chromium process by its `--type`. */
+export function processRole(pid: number, daemonPid: number): string {
+  if (pid === daemonPid) return "daemon";
+  const command = cmdline(pid);
+  if (/chrom/.test(command) && !/bwrap/.test(command)) return `chromium ${/--type=([\w-]+)/.exec(command)?.[1] ?? "browser"}`;
+  if (/^\S*node\S* .*worker\/main/.test(command)) return "worker";
+  return "other";
+}
+
+/** PSS in MB of a daemon's tree, by processRole. */
+export function pssByRole(daemonPid: number): Record<string, number> {
+  const roles: Record<string, number> = {};
+  for (const pid of [daemonPid, ...descendants(daemonPid)]) {
+    const role = processRole(pid, daemonPid);
+    roles[role] = (roles[role] ?? 0) + pssKb(pid) / 1024;
+  }
+  return roles;
+}

@@ -9,13 +9,15 @@ import { chromium, type Browser } from "playwright-core";
 import { BetterWright } from "../../client/index.js";
 import { REALM_IDLE_MS } from "../../daemon/browser-worker/realm/session-realm.js";
 import type { BenchContext } from "../context.js";
-import { cmdline, descendants, treePssMb } from "../proc.js";
+import { cmdline, descendants, pssByRole, treePssMb } from "../proc.js";
 import { round, summarize, type Row } from "../stats.js";
 
 export async function memory(ctx: BenchContext): Promise<Row[]> {
   const rows: Row[] = [];
   const alive = new Map<number, number>();
   const retired = new Map<number, number>();
+  /** Where the memory is, by process (daemon, worker, each kind of Chromium process), with realms alive and retired. */
+  const roles = new Map<string, Record<string, number>>();
   for (const n of ctx.quick ? [1, 5] : [1, 5, 20]) {
     const { home, env } = ctx.home(`memory-${n}`);
     const bw = new BetterWright({ home, env });
@@ -27,9 +29,11 @@ export async function memory(ctx: BenchContext): Promise<Row[]> {
     const pss = () => treePssMb([daemonPid, ...descendants(daemonPid)]);
     const ours = pss();
     alive.set(n, ours);
+    roles.set(`${n} alive`, pssByRole(daemonPid));
     if (!ctx.quick) {
       await new Promise((r) => setTimeout(r, REALM_IDLE_MS + 5_000));
       retired.set(n, pss());
+      roles.set(`${n} retired`, pssByRole(daemonPid));
       // Each session's next run finds its state, in a new realm.
       const back = await Promise.all(Array.from({ length: n }, (_, i) => bw.run("return state.visited.n", { session: `m${i}` })));
       back.forEach((r, i) => { if (r.result !== i) throw new Error(`session m${i} lost its state: ${JSON.stringify(r)}`); });
@@ -63,5 +67,16 @@ export async function memory(ctx: BenchContext): Promise<Row[]> {
   };
   perAdded(alive, "page + realm + state");
   perAdded(retired, "page + state, idle realm retired");
+  // Each added session's MB by process, from 1 to the most sessions measured: what its page costs Chromium, what its realm costs the worker.
+  const most = Math.max(...alive.keys());
+  for (const when of ["alive", "retired"]) {
+    const [first, last] = [roles.get(`1 ${when}`), roles.get(`${most} ${when}`)];
+    if (!first || !last || most === 1) continue;
+    const added = Object.keys(last).map((role) => [role, ((last[role] ?? 0) - (first[role] ?? 0)) / (most - 1)] as const);
+    const each = added.map(([role, mb]) => `${role} ${round(mb, 1)}`).join(", ");
+    const one = Object.entries(first).map(([role, mb]) => `${role} ${round(mb, 1)}`).join(", ");
+    const total = added.reduce((sum, [, mb]) => sum + mb, 0);
+    rows.push({ name: `by process, realms ${when}: 1 session ${one}; each added (1 → ${most}): ${each}`, sample: summarize([total]), note: "values are MB, not ms" });
+  }
   return rows;
 }

@@ -23,6 +23,8 @@ import type { WorkerArtifacts } from "./snippet-services/artifacts.js";
 import { loadPlaywright } from "./playwright.js";
 import { WorkerSession } from "./session.js";
 import { Lanes } from "./lanes.js";
+import { REALM_HEAP_MB } from "./realm/session-realm.js";
+import { realmThreads } from "./realm/realm-threads.js";
 import { chromiumArgs } from "./chromium-args.js";
 import { IsolatedEvaluator } from "./stealth/isolated-eval.js";
 import { chromiumMajor, stealthArgs } from "./stealth/stealth-launch.js";
@@ -62,6 +64,8 @@ export class BrowserHost {
   private opening = 0;
   /** Every session's page calls take their turn here, within the caps the daemon set. */
   private readonly lanes: Lanes;
+  /** The sessions' realm threads: one spare started ahead of need, the others started one per turn. */
+  private readonly realmThreads = realmThreads(REALM_HEAP_MB);
   /** Stealth mode: every session's evaluations in an isolated world. */
   private readonly isolatedEval: IsolatedEvaluator | undefined;
 
@@ -257,6 +261,7 @@ export class BrowserHost {
         lanes: this.lanes,
         now: Date.now,
         isolated: this.isolatedEval,
+        realmThreads: this.realmThreads,
       });
       this.sessions.set(name, session);
     }
@@ -366,6 +371,7 @@ export class BrowserHost {
 
   async shutdown(): Promise<void> {
     for (const name of [...this.sessions.keys()]) await this.closeSession(name, closeReasons.workerStopping(name));
+    this.realmThreads.close();
     const pending = this.contextPromise;
     this.contextPromise = undefined;
     if (pending) await pending.then((c) => c.close()).catch(() => {});

@@ -20,7 +20,7 @@ import type { Run, RunOutcome } from "./run.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./facades/args.js";
 import type { RealmLoss } from "./realm/realm.js";
-import { SessionRealm } from "./realm/session-realm.js";
+import { SessionRealm, type RealmThreads } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./facades/scope-functions.js";
 import { snapshotFunction } from "./facades/snapshot-function.js";
 import type { OpStart } from "./ops/op-context.js";
@@ -58,6 +58,7 @@ export interface WorkerSessionOptions {
   now: () => number;
   /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md); undefined when off. */
   isolated: IsolatedEvaluator | undefined;
+  realmThreads?: RealmThreads;
 }
 
 export class WorkerSession {
@@ -106,7 +107,7 @@ export class WorkerSession {
       done: (token, outcome) => { if (this.run?.token === token) this.run.done(outcome); },
       lost: (reason) => this.realmLost(reason),
       activePage: () => this.pages.activeOrNull(),
-    });
+    }, options.realmThreads);
   }
 
   /** A realm died or was stopped: its run ends with why; the next run says `state` was reset. */

@@ -3,6 +3,8 @@
 // run finds the same `state` in a new realm; one holding anything else stays,
 // and a snippet's traps, getters and prototype tricks never run while the
 // worker looks, nor stop the worker. A realm lost later still resets `state`.
+// Idle sessions hold no realm thread: seconds after their last runs, only the
+// worker's one spare thread is left of their realms.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
@@ -60,10 +62,11 @@ describe("state through a retired realm", () => {
 
     const [daemon] = daemonPids(home);
     const [worker] = workersOf(daemon!);
-    const threads = () => readdirSync(`/proc/${worker}/task`).length;
+    const threads = () => readdirSync(`/proc/${worker}/task`);
     const before = threads();
-    // keeper's realm goes once it has been idle for REALM_IDLE_MS; the others stay for as long as their sessions.
-    await until(() => threads() < before, 180_000);
+    // keeper's realm goes once it has been idle for REALM_IDLE_MS (its thread ends, a spare one starts unbound); the
+    // others stay for as long as their sessions.
+    await until(() => before.some((tid) => !threads().includes(tid)), 180_000);
 
     const after = await exec("keeper", `const m = state.kept.get(1);
       return [[].oldRealm ?? "new realm", m.n, m.self === m, state.again === m, state.when instanceof Date && state.when.getTime(),
@@ -84,4 +87,21 @@ describe("state through a retired realm", () => {
     const reset = await exec("keeper", "return [Object.keys(state).length, await page.title()]");
     expect(reset).toMatchObject({ ok: true, result: [0, "kept page"], warnings: [{ code: "STATE_RESET" }] });
   }, 240_000);
+
+  it("idle sessions give their realm threads back within seconds, one spare thread stays, and each comes back with its own state", async () => {
+    const sessions = 8;
+    // A lone page call starts a session's page but no realm.
+    expect(await exec("first", "return page.title()")).toMatchObject({ ok: true });
+    const [worker] = workersOf(daemonPids(home)[0]!);
+    const threads = () => readdirSync(`/proc/${worker}/task`).length;
+    const base = threads();
+    const ran = await Promise.all(Array.from({ length: sessions }, (_, i) => exec(`idle-${i}`, `state.mine = { i: ${i}, tags: new Set(["s${i}"]) }; return 1`)));
+    ran.forEach((r) => expect(r).toMatchObject({ ok: true }));
+    // (less one: a realm of the test above may retire meanwhile)
+    expect(threads()).toBeGreaterThanOrEqual(base + sessions - 1);
+    // Idle for REALM_IDLE_MS (10 s), then retired: well before the 30 s they used to keep their threads.
+    await until(() => threads() <= base + 1, 25_000);
+    const back = await Promise.all(Array.from({ length: sessions }, (_, i) => exec(`idle-${i}`, "return [Object.keys(state), state.mine.i, [...state.mine.tags]]")));
+    back.forEach((r, i) => expect(r).toMatchObject({ ok: true, result: [["mine"], i, [`s${i}`]], warnings: [] }));
+  }, 90_000);
 });

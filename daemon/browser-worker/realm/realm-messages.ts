@@ -21,6 +21,8 @@ export type Reply = { ok: true; value: unknown } | { ok: false; error: ErrorShap
 
 /** Main thread → realm. */
 export type ToRealm =
+  /** A spare thread's first message: the session it is for (with the sync port transferred). */
+  | { t: "bind"; init: RealmInit }
   | { t: "run"; token: string; code: string; filename: string; active: string | null; argsJson?: string }
   /** The session's active page changed (the realm answers `page` from it without asking). */
   | { t: "active"; pageId: string | null }

@@ -209,4 +209,6 @@ process.on("uncaughtException", (error) => {
   if (isOwnRealmError(error)) process.exit(1);
 });
 
-startRealm(workerData as RealmInit);
+// A spare thread (spare-thread.ts) starts with no session, and becomes one's with its first message.
+if (workerData) startRealm(workerData as RealmInit);
+else parentPort!.once("message", (message: ToRealm) => { if (message.t === "bind") startRealm(message.init); });

@@ -35,6 +35,10 @@ export interface RealmOptions {
   limits: LaneLimits;
   /** The thread's script: the realm thread, or a stand-in in tests of this boundary. */
   thread?: URL;
+  /** A thread started earlier with no session (startRealmThread), bound to this one instead of starting a thread. */
+  spare?: Worker;
+  /** Where a new thread's start waits its turn (realm-threads.ts); without it the thread starts at once. */
+  startInTurn?: (start: () => void) => void;
 }
 
 const THREAD = new URL("./realm-thread.js", import.meta.url);
@@ -50,8 +54,16 @@ function threadScript(): URL {
   }
 }
 
+/** A realm thread with no session yet: it waits for the `bind` that makes it one session's (realm-thread.ts). */
+export function startRealmThread(heapMb: number, script: URL = threadScript()): Worker {
+  return new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdout: false, stderr: false });
+}
+
 export class Realm {
-  private readonly worker: Worker;
+  /** Absent until the thread's start has had its turn. */
+  private worker: Worker | undefined;
+  /** What was posted before the thread existed, in order. */
+  private early: ToRealm[] = [];
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
   private readonly syncPort;
   private readonly endWaiters = new Map<string, (confirmed: boolean) => void>();
@@ -62,19 +74,34 @@ export class Realm {
     const { port1, port2 } = new MessageChannel();
     this.syncPort = port1;
     const init: RealmInit = { session: options.session, scope: options.scope, syncPort: port2, signal: this.signal.buffer as SharedArrayBuffer, consoleCap: options.consoleCap, limits: options.limits };
-    this.worker = new Worker(options.thread ?? threadScript(), {
+    const start = () => new Worker(options.thread ?? threadScript(), {
       workerData: init,
       transferList: [port2],
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
       stdout: false,
       stderr: false,
     });
-    this.worker.on("message", (raw: unknown) => {
+    if (options.spare) {
+      options.spare.postMessage({ t: "bind", init } satisfies ToRealm, [port2]);
+      this.attach(options.spare);
+    } else if (options.startInTurn) {
+      options.startInTurn(() => {
+        if (!this.gone) this.attach(start());
+      });
+    } else {
+      this.attach(start());
+    }
+  }
+
+  private attach(worker: Worker): void {
+    this.worker = worker;
+    worker.on("message", (raw: unknown) => {
       const message = checkFromRealm(raw);
       if (message) this.receive(message);
     });
-    this.worker.on("error", (error: Error & { code?: string }) => this.lose(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "heap" : "failed"));
-    this.worker.on("exit", () => this.lose("failed"));
+    worker.on("error", (error: Error & { code?: string }) => this.lose(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "heap" : "failed"));
+    worker.on("exit", () => this.lose("failed"));
+    for (const message of this.early.splice(0)) worker.postMessage(message);
   }
 
   get alive(): boolean {
@@ -82,7 +109,9 @@ export class Realm {
   }
 
   private post(message: ToRealm): void {
-    if (!this.gone) this.worker.postMessage(message);
+    if (this.gone) return;
+    if (this.worker) this.worker.postMessage(message);
+    else this.early.push(message);
   }
 
   private receive(message: FromRealm): void {
@@ -197,7 +226,8 @@ export class Realm {
     this.gone = true;
     for (const wake of [...this.endWaiters.values()]) wake(false);
     for (const wake of this.exportWaiters.splice(0)) wake({ carry: false });
-    void this.worker.terminate().catch(() => {});
+    this.early = [];
+    void this.worker?.terminate().catch(() => {});
     this.syncPort.close();
     if (reason !== "closed") this.host.lost(reason);
   }

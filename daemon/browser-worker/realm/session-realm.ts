@@ -5,14 +5,22 @@
 // The session (daemon/browser-worker/session.ts) owns runs and pages; this owns the thread.
 import type { Warning } from "../../../shared/protocol/envelope.js";
 import { Realm, type RealmHost, type RealmLoss } from "./realm.js";
+import type { RealmThreads } from "./realm-threads.js";
+
+export type { RealmThreads };
 import type { LaneLimits } from "../../../shared/config-limits.js";
 
 /** How long a realm has to confirm the end of its run before it is taken for stuck and stopped. */
 export const REALM_END_GRACE_MS = 1500;
 /** A realm's heap limit: a snippet past it ends its own realm with LIMIT_EXCEEDED. */
 export const REALM_HEAP_MB = 1024;
-/** A realm idle this long, with nothing of the snippets' left in it but plain-data `state`, is retired (its thread costs ~9 MiB). */
-export const REALM_IDLE_MS = 30_000;
+/**
+ * A realm idle this long, with nothing of the snippets' left in it but plain-data `state`, is retired (its thread
+ * costs ~9 MiB). Longer than the pauses of a session in use (an agent's turn takes seconds), which would otherwise
+ * start a thread per call (50-80 ms of CPU: thirty sessions pausing 4 s between bursts ran at a tenth of their
+ * throughput with 3 s here); short enough that sessions left alone give their threads back soon.
+ */
+export const REALM_IDLE_MS = 10_000;
 /** The most `state` a retired realm leaves behind, as characters of its text; a realm holding more stays. */
 export const STATE_CARRY_MAX_CHARS = 4_000_000;
 
@@ -39,13 +47,20 @@ export class SessionRealm {
   private carried: string | undefined;
   private closed = false;
 
-  constructor(private readonly options: SessionRealmOptions, private readonly host: SessionRealmHost) {}
+  constructor(
+    private readonly options: SessionRealmOptions,
+    private readonly host: SessionRealmHost,
+    /** The worker's realm threads: its spare, taken by a new realm and started again as one retires; the turns of other starts. */
+    private readonly threads?: RealmThreads,
+  ) {}
 
   /** The realm, started anew when there is none (its thread starts while the session's page is made). */
   live(): Realm {
     clearTimeout(this.retireTimer);
     if (this.realm?.alive) return this.realm;
-    const realm: Realm = new Realm({ ...this.options, heapMb: REALM_HEAP_MB }, {
+    const threads = this.threads;
+    const spare = threads?.take();
+    const realm: Realm = new Realm({ ...this.options, heapMb: REALM_HEAP_MB, ...(spare ? { spare } : threads ? { startInTurn: (start: () => void) => threads.startInTurn(start) } : {}) }, {
       ...this.host,
       // The realm answers `page` from the active page it was told: tell it before the reply of a call that moved it.
       async: (m) => this.host.async(m).finally(() => this.pushActive()),
@@ -121,6 +136,7 @@ export class SessionRealm {
         realm.close();
         this.realm = undefined;
         this.carried = exported.state;
+        this.threads?.prepare();
       });
     }, REALM_IDLE_MS);
     this.retireTimer.unref();
