@@ -92,6 +92,13 @@ describe("rendering a snapshot", () => {
     }
   });
 
+  it("masks every textbox value when the page's password values could not be read", () => {
+    const text = renderTree(maskPasswords(structuredClone(tree), "all"), { interactive: true, pageUrl: PAGE }).join("\n");
+    expect(text).not.toContain("hunter2");
+    expect(text).toContain(`textbox "User" [e4]: ${PASSWORD_MASK}`);
+    expect(text).toContain(`textbox "Pass" [e6]: ${PASSWORD_MASK}`);
+  });
+
   it("knows every ref of the tree, shown or not, and names a ref's element", () => {
     expect([...collectRefs(tree)].sort()).toEqual(["e1", "e10", "e11", "e12", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9"]);
     expect(describeNode(findRef(tree, "e7")!)).toBe('button "Go" [e7]');

@@ -8,6 +8,7 @@ import { mapErrors } from "../op-errors.js";
 import type { PageEntry } from "../page-state.js";
 import { collectRefs, maskPasswords, renderTree, type AriaTree } from "./aria-render.js";
 import { lendRefs } from "./lent-refs.js";
+import { documentAndPasswords, passwordsAfter } from "./password-values.js";
 
 export interface Capture {
   pageId: string;
@@ -15,18 +16,6 @@ export interface Capture {
   /** With the page's password values masked. */
   tree: AriaTree;
   document: number;
-}
-
-const PASSWORD_INPUTS = "input[type=password i]";
-
-/** The values now in the page's password fields (every frame), to be masked wherever a textbox shows one. */
-async function passwordValues(page: Page): Promise<Set<string>> {
-  const values = new Set<string>();
-  await Promise.all(page.frames().map(async (frame) => {
-    const found = await frame.locator(PASSWORD_INPUTS).evaluateAll((els) => els.map((e) => String((e as { value?: unknown }).value ?? ""))).catch(() => [] as string[]);
-    for (const v of found) if (v !== "") values.add(v);
-  }));
-  return values;
 }
 
 /** One element of each frame the tree reached into, held so that the frame's navigation is noticed. */
@@ -51,12 +40,12 @@ export async function capture(ctx: OpContext, options: { root?: Locator; depth?:
   const entry = ctx.state.entry(pageId);
   const page = entry.page;
   const timeout = ctx.run.remainingMs();
-  // Read before and after the capture, so that a value set while it ran is masked too.
-  const [document, before] = await Promise.all([mapErrors({}, () => entry.document.current()), passwordValues(page)]);
+  // Password values are read before and after the capture, so that one set or cleared while it ran is masked too.
+  const { document, values } = await mapErrors({}, () => documentAndPasswords(page, entry.document));
   const aria = { mode: "ai" as const, timeout, ...(options.depth === undefined ? {} : { depth: options.depth }) };
   const raw = await mapErrors({ target: "snapshot" }, () => (options.root ? options.root.ariaSnapshotJSON(aria) : page.ariaSnapshotJSON(aria))) as AriaTree;
-  const [values, frames] = await Promise.all([passwordValues(page), frameMarks(page, collectRefs(raw))]);
-  const tree = lendRefs(maskPasswords(raw, new Set([...before, ...values])));
+  const [masked, frames] = await Promise.all([passwordsAfter(page, entry.document, document, raw, values), frameMarks(page, collectRefs(raw))]);
+  const tree = lendRefs(maskPasswords(raw, masked));
   ctx.run.assertLive();
   ctx.state.bind({ pageId, document, refs: collectRefs(tree), tree, frames });
   return { pageId, entry, tree, document };
