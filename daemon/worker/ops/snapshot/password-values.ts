@@ -1,27 +1,42 @@
-// The values in a page's password fields, read around a capture so that no
-// snapshot shows one (maskPasswords masks any textbox showing such a value,
-// and every textbox's value when a frame's fields could not be read). The
-// main frame's values ride on the read that tells its document, so a capture
-// pays no round trip for them; the read after the capture is made only when
-// the tree shows a value that could be one.
+// What a capture reads of the page besides its tree, in as few round trips as
+// it can: the values in the password fields, so that no snapshot shows one
+// (maskPasswords masks any textbox showing such a value, and every textbox's
+// value when a frame's fields could not be read), and the title, which the
+// envelope then need not read again. The main frame's values and title ride
+// on the read that tells its document; the read after the capture is made
+// only when the tree shows a value that could be a password.
 import type { Page } from "playwright-core";
+import type { OpContext } from "../op-context.js";
 import type { PageDocument } from "../page-state.js";
 import type { AriaTree } from "./aria-render.js";
 
 interface Queryable {
   querySelectorAll(selectors: string): ArrayLike<{ localName: string; type?: unknown; value?: unknown; shadowRoot?: Queryable | null }>;
+  title?: unknown;
+}
+
+export interface DocumentFacts {
+  /** The non-empty values of the password fields; null when the page's DOM would not tell. */
+  passwords: string[] | null;
+  title: string | null;
 }
 
 /**
- * Runs in the page (serialized: nothing from outside itself): the non-empty values of the password fields
- * of `doc` (the frame's own document when none is given), open shadow roots included, as Playwright's
- * snapshot reaches into them; null when the page's DOM would not tell (its scripts broke the methods
- * read with). Never throws, so that a page cannot make its document look gone.
+ * Runs in the page (serialized: nothing from outside itself): the password values of `doc` (the frame's
+ * own document when none is given), open shadow roots included, as Playwright's snapshot reaches into
+ * them, and its title. Never throws, so that a page cannot make its document look gone.
  */
-export function passwordsInDocument(doc?: unknown): string[] | null {
+export function documentFacts(doc?: unknown): DocumentFacts {
+  const root = (doc ?? (globalThis as { document?: unknown }).document) as Queryable;
+  let title: string | null = null;
+  try {
+    title = typeof root.title === "string" ? root.title : null;
+  } catch {
+    // a title getter the page broke: the envelope reads the title itself
+  }
   const values: string[] = [];
-  const visit = (root: Queryable): void => {
-    const all = root.querySelectorAll("*");
+  const visit = (node: Queryable): void => {
+    const all = node.querySelectorAll("*");
     for (let i = 0; i < all.length; i++) {
       const el = all[i]!;
       if (el.shadowRoot) visit(el.shadowRoot);
@@ -29,10 +44,10 @@ export function passwordsInDocument(doc?: unknown): string[] | null {
     }
   };
   try {
-    visit((doc ?? (globalThis as { document?: unknown }).document) as Queryable);
-    return values;
+    visit(root);
+    return { passwords: values, title };
   } catch {
-    return null;
+    return { passwords: null, title };
   }
 }
 
@@ -45,16 +60,16 @@ function merged(into: PasswordValues, found: readonly (string[] | null)[]): Pass
   return into;
 }
 
-/** The values in the page's frames other than the main one, each read on its own (a frame gone meanwhile has none). */
+/** The password values of the page's frames other than the main one, each read on its own (a frame gone meanwhile has none). */
 function childFrames(page: Page): Promise<(string[] | null)[]> {
   const main = page.mainFrame();
-  return Promise.all(page.frames().filter((f) => f !== main).map((f) => f.evaluate(passwordsInDocument).catch(() => [] as string[])));
+  return Promise.all(page.frames().filter((f) => f !== main).map((f) => f.evaluate(documentFacts).then((facts) => facts.passwords, () => [] as string[])));
 }
 
-/** Before a capture: the page's document number, and the values in its password fields (every frame). */
-export async function documentAndPasswords(page: Page, document: PageDocument): Promise<{ document: number; values: PasswordValues }> {
-  const [main, others] = await Promise.all([document.read(passwordsInDocument), childFrames(page)]);
-  return { document: main.document, values: merged(new Set(), [main.value, ...others]) };
+/** Before a capture: the page's document number and the values in its password fields (every frame); the title goes to the envelope. */
+export async function documentAndPasswords(ctx: OpContext, pageId: string, page: Page, document: PageDocument): Promise<{ document: number; values: PasswordValues }> {
+  const [main, others] = await Promise.all([ctx.readTitle(pageId, () => document.read(documentFacts), (r) => r.value.title), childFrames(page)]);
+  return { document: main.document, values: merged(new Set(), [main.value.passwords, ...others]) };
 }
 
 /** Whether a textbox in the tree shows a value (only such a value can be a password). */
@@ -65,7 +80,7 @@ export function showsFieldValue(tree: AriaTree): boolean {
 /** After a capture of document `generation`: `values` with those now in the password fields, when the tree may show one. */
 export async function passwordsAfter(page: Page, document: PageDocument, generation: number, tree: AriaTree, values: PasswordValues): Promise<PasswordValues> {
   if (values === "all" || !showsFieldValue(tree)) return values;
-  const [main, others] = await Promise.all([document.within(generation, passwordsInDocument), childFrames(page)]);
+  const [main, others] = await Promise.all([document.within(generation, documentFacts), childFrames(page)]);
   // The page shows another document than the one captured: the values read before stand for it alone.
-  return merged(values, [main?.value ?? [], ...others]);
+  return merged(values, [main?.value.passwords ?? [], ...others]);
 }

@@ -41,7 +41,7 @@ export async function capture(ctx: OpContext, options: { root?: Locator; depth?:
   const page = entry.page;
   const timeout = ctx.run.remainingMs();
   // Password values are read before and after the capture, so that one set or cleared while it ran is masked too.
-  const { document, values } = await mapErrors({}, () => documentAndPasswords(page, entry.document));
+  const { document, values } = await mapErrors({}, () => documentAndPasswords(ctx, pageId, page, entry.document));
   const aria = { mode: "ai" as const, timeout, ...(options.depth === undefined ? {} : { depth: options.depth }) };
   const raw = await mapErrors({ target: "snapshot" }, () => (options.root ? options.root.ariaSnapshotJSON(aria) : page.ariaSnapshotJSON(aria))) as AriaTree;
   const [masked, frames] = await Promise.all([passwordsAfter(page, entry.document, document, raw, values), frameMarks(page, collectRefs(raw))]);
