@@ -1,7 +1,7 @@
 // Where a snippet comes from: -c CODE, a file, or stdin (`-`, or piped input).
 import { readFileSync } from "node:fs";
-import { BwError } from "../shared/errors.js";
-import { MAX_CODE_CHARS } from "../shared/protocol/index.js";
+import { BwError } from "../shared/protocol/errors.js";
+import { MAX_CODE_CHARS } from "../shared/protocol/methods/index.js";
 
 export async function readCode(options: { code?: string | undefined; file?: string | undefined }): Promise<string> {
   if (options.code !== undefined && options.file !== undefined) {

@@ -2,8 +2,8 @@
 // arguments), the locator flags of a target, and how the words and flags of
 // `betterwright <verb> …` become the operation's arguments. Pure, and light
 // enough for the warm path (no yargs here).
-import { BwError } from "../shared/errors.js";
-import { checkOperation, flagName, isRef, operationUsage, type ArgSpec, type OperationSpec, type Target } from "../shared/operations/index.js";
+import { BwError } from "../shared/protocol/errors.js";
+import { checkOperation, flagName, isRef, operationUsage, type ArgSpec, type OperationSpec, type Target } from "../shared/protocol/operations/index.js";
 import type { OptionSpec } from "./options.js";
 import { parseJsonFlag } from "./json-flag.js";
 import { SESSION_CREATE_OPTIONS } from "./session-options.js";

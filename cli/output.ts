@@ -1,8 +1,8 @@
 // Rendering results: JSON on stdout (pretty on a terminal, one line
 // otherwise), messages on stderr, and the exit code taken from the error table.
 // Nothing untrusted reaches the terminal raw: see shared/safe-text.ts.
-import { BwError, ERROR_CODES, isErrorCode, toBwError } from "../shared/errors.js";
-import type { Envelope } from "../shared/envelope.js";
+import { BwError, ERROR_CODES, isErrorCode, toBwError } from "../shared/protocol/errors.js";
+import type { Envelope } from "../shared/protocol/envelope.js";
 import { safeJson, safeLine } from "../shared/safe-text.js";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, infrastructure: 3 } as const;

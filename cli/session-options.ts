@@ -1,7 +1,7 @@
 // The flags that say how a session is made (`session create`, and `exec`/
 // `repl` when their call creates the session), and their mapping onto
 // session.create's params. Checked here, so an error names the flag typed.
-import { BwError } from "../shared/errors.js";
+import { BwError } from "../shared/protocol/errors.js";
 import { validateName } from "../shared/names.js";
 import { checkSessionSettings, FLAG_LABELS, FLAG_SPEC_LABELS, specOf } from "../shared/session-settings.js";
 import type { CreateSessionOptions } from "../client/index.js";

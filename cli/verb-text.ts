@@ -3,7 +3,7 @@
 // else they should know (warnings, refusals, continuation cursors) on stderr,
 // and a failure as one line on stderr. Programs get the envelope instead
 // (piped, or --json). Everything shown is escaped: it comes from pages.
-import type { Envelope } from "../shared/envelope.js";
+import type { Envelope } from "../shared/protocol/envelope.js";
 import { escapeControls } from "../shared/safe-text.js";
 
 type Result = Record<string, unknown>;

@@ -21,7 +21,7 @@ import type { CliContext } from "./context.js";
 import { withGlobalOptions } from "./global-options.js";
 import { reportError } from "./output.js";
 import { usageMessage } from "./usage-errors.js";
-import { BwError } from "../shared/errors.js";
+import { BwError } from "../shared/protocol/errors.js";
 import { PACKAGE_VERSION } from "../shared/version.js";
 
 class UsageError extends Error {}

@@ -1,21 +1,23 @@
 // Entry point of the daemon process, spawned detached by a client. Reads its
 // bootstrap from stdin, reports readiness (or why not) on fd 3, and enforces
-// the hard shutdown deadline. A client that is about to exec gets its worker
-// started first thing, before the daemon's own modules load and before the
-// profile lock: the worker's Node start and Playwright import overlap ours.
+// the hard shutdown deadline. Its services are built here, once (compose.ts),
+// from the settings, the clock and this process's environment. A client that
+// is about to exec gets its worker started first thing, before the daemon's
+// own modules load and before the profile lock: the worker's Node start and
+// Playwright import overlap ours.
 import { createWriteStream, writeSync } from "node:fs";
 import { text } from "node:stream/consumers";
 import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
 import { validateBootstrap } from "../shared/bootstrap.js";
 import type { DaemonSettings } from "../shared/config.js";
-import { errorText } from "../shared/error-text.js";
+import { errorText } from "../shared/protocol/error-text.js";
 import { probeContainment, type ContainmentStatus } from "../shared/containment.js";
-import { toBwError } from "../shared/errors.js";
+import { toBwError } from "../shared/protocol/errors.js";
 import { prepareHome } from "../shared/home-check.js";
 import { layoutFor } from "../shared/paths.js";
 import type { Daemon } from "./daemon.js";
-import { planFor, profileWorkerDirs } from "./worker-host/containment.js";
-import { discardWorker, spawnWorker, type SpawnedWorker } from "./worker-host/spawn.js";
+import { planFor, profileWorkerDirs } from "./supervisor/containment.js";
+import { discardWorker, spawnWorker, type SpawnedWorker } from "./supervisor/spawn.js";
 
 const HARD_DEADLINE_MS = 10_000;
 
@@ -69,8 +71,8 @@ async function main(): Promise<void> {
     const containment = await probeContainment({ env: process.env });
     if (bootstrap.prestartWorker) early = startEarlyWorker(bootstrap, containment);
     // Imported only now, so that the worker above starts without waiting for the daemon's modules.
-    const { Daemon } = await import("./daemon.js");
-    daemon = new Daemon({ ...bootstrap, containment: Promise.resolve(containment) });
+    const { composeDaemon } = await import("./compose.js");
+    daemon = composeDaemon({ bootstrap, serving: true, policy: bootstrap.settings.policy, containment, env: process.env, now: Date.now });
     if (!(await daemon.start())) {
       if (early) discardWorker(early);
       report({ status: "exists", pid: process.pid });

@@ -3,7 +3,7 @@
 // in a file beside it, so that the lock of a holder that died (kill -9) is
 // taken at once; one that names nobody goes stale (mtime older than staleMs).
 import { existsSync, rmSync } from "node:fs";
-import { BwError } from "../shared/errors.js";
+import { BwError } from "../shared/protocol/errors.js";
 import { isProcessAlive, processStartTicks } from "../shared/process-alive.js";
 import { readPrivateFile, writeFileAtomic } from "../shared/secure-fs.js";
 import { lockOwnerOnly } from "./owner-only-lock.js";

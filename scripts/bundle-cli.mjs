@@ -47,6 +47,9 @@ const cli = await build({
 // A script compiled by vm.Script has no import() of its own on Node 20 (and none at all once its code
 // comes from a cache): each `import("…")` the bundle keeps (packages, daemon code, built-ins loaded on
 // demand) calls the launcher's instead. dist/bin holds both files, so a relative specifier means the same.
+// Daemon code stays out of the CLI: the spawn starts dist/daemon, and --no-daemon imports it (client/daemon-code.ts).
+const daemonInputs = Object.keys(cli.metafile.inputs).filter((input) => path.resolve(root, input).startsWith(path.join(root, "dist", "daemon") + path.sep));
+if (daemonInputs.length > 0) throw new Error(`cli.cjs would carry daemon code (${daemonInputs.join(", ")}): load it through client/daemon-code.ts`);
 const kept = Object.values(cli.metafile.outputs)[0].imports.filter((i) => i.kind === "dynamic-import" && i.external).length;
 let text = cli.outputFiles[0].text;
 let replaced = 0;

@@ -3,8 +3,8 @@
 // file and the table differ.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { OPERATIONS } from "../dist/shared/operations/index.js";
-import { operationsReference, REFERENCE_BEGIN, REFERENCE_END } from "../dist/shared/operations/reference.js";
+import { OPERATIONS } from "../dist/shared/protocol/operations/index.js";
+import { operationsReference, REFERENCE_BEGIN, REFERENCE_END } from "../dist/shared/protocol/operations/reference.js";
 
 const file = fileURLToPath(new URL("../docs/operations.md", import.meta.url));
 const doc = readFileSync(file, "utf8");

@@ -7,7 +7,7 @@
 // each step is lstat-checked and compared with what was opened.
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, rmSync, type Stats } from "node:fs";
 import path from "node:path";
-import { BwError } from "./errors.js";
+import { BwError } from "./protocol/errors.js";
 import { ownProblem, PRIVATE_DIR, PRIVATE_FILE, type OwnRule } from "./path-trust.js";
 import { writeFileAtomic } from "./secure-fs.js";
 

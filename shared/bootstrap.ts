@@ -2,10 +2,10 @@
 // argv, which any user can read), and what the daemon answers on fd 3 once it
 // serves, or why it cannot.
 import type { DaemonSettings } from "./config.js";
-import type { ErrorShape } from "./errors.js";
+import type { ErrorShape } from "./protocol/errors.js";
 import { nameProblem } from "./names.js";
-import { anyObject, bool, custom, num, obj, optional, str } from "./validate.js";
-import { BwError } from "./errors.js";
+import { anyObject, bool, custom, num, obj, optional, str } from "./protocol/validate.js";
+import { BwError } from "./protocol/errors.js";
 
 export interface DaemonBootstrap {
   home: string;

@@ -3,8 +3,8 @@
 // INVALID_ARGUMENT naming the setting and where it came from. Pure: the one
 // config module (config.ts) reads the sources and calls these.
 import { boolWord } from "./bool-words.js";
-import { BwError } from "./errors.js";
-import { parseHostPattern } from "./network-policy/host-pattern.js";
+import { BwError } from "./protocol/errors.js";
+import { parseHostPattern } from "./guard/policy/host-pattern.js";
 
 /** The longest budget or timeout any setting may state. */
 export const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;

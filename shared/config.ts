@@ -2,11 +2,11 @@
 // its `profiles.<name>` section) < environment < flags. Nothing else reads
 // process.env; callers hand it in. A bad value names where it came from.
 import { readFileSync } from "node:fs";
-import { DEFAULT_ELEMENT_WAIT_MS, MAX_ELEMENT_WAIT_MS } from "./operations/table.js";
+import { DEFAULT_ELEMENT_WAIT_MS, MAX_ELEMENT_WAIT_MS } from "./protocol/operations/table.js";
 import { asBool, asCount, asHostList, asMilliseconds, asPath, asSeconds, fail, MAX_TIMEOUT_MS, type Source } from "./config-values.js";
 import { DEFAULT_PROFILE, DEFAULT_SESSION, normalizeProfile, validateName } from "./names.js";
 import { canonicalHome, defaultHome } from "./paths.js";
-import { isPolicyPreset, policyPreset, POLICY_PRESET_NAMES } from "./network-policy/presets.js";
+import { isPolicyPreset, policyPreset, POLICY_PRESET_NAMES } from "./guard/policy/presets.js";
 import { LIMIT_DEFAULTS, LIMIT_SOURCES, type LimitSettings } from "./config-limits.js";
 import { mergeRemote, REMOTE_FILE_KEYS, remoteLayerFromEnv, remoteLayerFromFlags, remoteLayerFromObject, type RemoteLayer, type RemoteSettings } from "./remote-config.js";
 

@@ -7,9 +7,9 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { readBelow } from "./below-root.js";
-import type { DownloadOutcome } from "./envelope.js";
-import { DOWNLOAD_HISTORY_FILE, DOWNLOAD_HISTORY_LIMIT } from "./protocol/artifacts.js";
-import { downloadOutcome } from "./protocol/worker-outcome.js";
+import type { DownloadOutcome } from "./protocol/envelope.js";
+import { DOWNLOAD_HISTORY_FILE, DOWNLOAD_HISTORY_LIMIT } from "./protocol/methods/artifacts.js";
+import { downloadOutcome } from "./protocol/methods/worker-outcome.js";
 import { writeFileAtomic } from "./secure-fs.js";
 
 /** Twice the lines kept, each well within a frame: more is no history this code wrote. */

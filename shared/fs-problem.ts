@@ -1,7 +1,7 @@
 // Filesystem failures a user can act on, in plain words: a full disk, a
 // read-only mount, a path that runs through a file. Messages name the path
 // and keep the errno code for searching.
-import { BwError } from "./errors.js";
+import { BwError } from "./protocol/errors.js";
 
 const PLAIN: Record<string, string> = {
   ENOSPC: "no space left on the device",

@@ -1,6 +1,6 @@
 // Profile and session names become path components, so they are an allowlist:
 // nothing in a name can leave its folder or land on a lock directory.
-import { BwError } from "./errors.js";
+import { BwError } from "./protocol/errors.js";
 
 export const MAX_NAME_LENGTH = 64;
 export const LOCK_MARKER = ".betterwright-lock";

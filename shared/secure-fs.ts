@@ -4,7 +4,7 @@
 // shared/path-trust.ts, run on lstat results (a few per call, no reads).
 import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, writeSync, chmodSync, type Stats } from "node:fs";
 import path from "node:path";
-import { BwError } from "./errors.js";
+import { BwError } from "./protocol/errors.js";
 import { ownProblem, PRIVATE_DIR, problemOf, PRIVATE_FILE, PRIVATE_SOCKET, walkBelow, walkChain, type ChainResult, type FsView, type NodeInfo, type OwnRule, type PathProblem } from "./path-trust.js";
 
 /** open(2) flags that never follow a link at the last component. */

@@ -2,7 +2,7 @@
 // (a browser context of its own) with its own settings and, optionally, a
 // saved state to start from. Pure: the checks every caller runs (CLI flags,
 // socket params, library options) and how two specs differ.
-import { BwError } from "./errors.js";
+import { BwError } from "./protocol/errors.js";
 
 export interface Viewport {
   width: number;

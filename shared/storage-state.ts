@@ -2,7 +2,7 @@
 // its local storage and IndexedDB) as bytes: what the worker hands the daemon
 // to encrypt, and what the daemon hands back to seed a context. Pure. The
 // values are logins: nothing here puts them into a message.
-import { BwError, type ErrorCode } from "./errors.js";
+import { BwError, type ErrorCode } from "./protocol/errors.js";
 
 /** The parts we check; Playwright validates the rest when it applies the state. */
 export interface StorageState {

@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Duplex } from "node:stream";
 import { BetterWright } from "../../client/index.js";
-import { planFor, profileWorkerDirs } from "../../daemon/worker-host/containment.js";
-import { discardWorker, spawnWorker } from "../../daemon/worker-host/spawn.js";
+import { planFor, profileWorkerDirs } from "../../daemon/supervisor/containment.js";
+import { discardWorker, spawnWorker } from "../../daemon/supervisor/spawn.js";
 import { probeContainment, type ContainmentStatus } from "../../shared/containment.js";
 import { layoutFor } from "../../shared/paths.js";
-import { WorkerPing } from "../../shared/protocol/index.js";
-import { RpcPeer } from "../../shared/rpc.js";
+import { WorkerPing } from "../../shared/protocol/methods/index.js";
+import { RpcPeer } from "../../shared/protocol/rpc.js";
 import type { BenchContext } from "../context.js";
 import { compare, summarize, type Row } from "../stats.js";
 

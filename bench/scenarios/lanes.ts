@@ -1,9 +1,9 @@
 // Fair share of the worker's main thread: a bystander session's page-call
 // latency (p95) alone, then beside a session that keeps some 900 page calls in
 // flight for the whole measurement (aim: at most 2× alone); and what a lane's
-// bookkeeping costs one call (daemon/worker/lanes.ts), against a page.title().
+// bookkeeping costs one call (daemon/browser-worker/lanes.ts), against a page.title().
 import { BetterWright } from "../../client/index.js";
-import { LaneBudget } from "../../daemon/worker/lane-budget.js";
+import { LaneBudget } from "../../daemon/browser-worker/lane-budget.js";
 import { laneLimitsOf, LIMIT_DEFAULTS } from "../../shared/config-limits.js";
 import type { BenchContext } from "../context.js";
 import { round, summarize, type Row, type Sample } from "../stats.js";

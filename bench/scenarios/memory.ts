@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { BetterWright } from "../../client/index.js";
-import { REALM_IDLE_MS } from "../../daemon/worker/realm/session-realm.js";
+import { REALM_IDLE_MS } from "../../daemon/browser-worker/realm/session-realm.js";
 import type { BenchContext } from "../context.js";
 import { cmdline, descendants, treePssMb } from "../proc.js";
 import { round, summarize, type Row } from "../stats.js";

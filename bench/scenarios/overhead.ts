@@ -4,7 +4,7 @@
 import { chromium } from "playwright-core";
 import path from "node:path";
 import { BetterWright } from "../../client/index.js";
-import { Transcript } from "../../daemon/transcript.js";
+import { Transcript } from "../../daemon/sessions/transcript.js";
 import type { BenchContext } from "../context.js";
 import { compare, runProcess, summarize, timeIt, type Row } from "../stats.js";
 

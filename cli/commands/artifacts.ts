@@ -3,8 +3,8 @@
 // profile's daemon, never a browser.
 import type { Argv } from "yargs";
 import type { ArtifactScope } from "../../client/index.js";
-import { BwError } from "../../shared/errors.js";
-import type { ArtifactListing, PruneResult } from "../../shared/protocol/index.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import type { ArtifactListing, PruneResult } from "../../shared/protocol/methods/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";

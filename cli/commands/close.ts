@@ -2,10 +2,10 @@
 // daemon in this home, as `sessions` lists every profile's; a stated profile
 // (--profile, BETTERWRIGHT_PROFILE) narrows it to that profile's daemon.
 import type { Argv } from "yargs";
-import { connectExisting, listDaemonLayouts, waitForDaemonExit } from "../../client/daemon-client.js";
-import { BwError } from "../../shared/errors.js";
+import { connectExisting, listDaemonLayouts, waitForDaemonExit } from "../../client/library/daemon-client.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { layoutFor, type HomeLayout } from "../../shared/paths.js";
-import { SessionClose, Shutdown } from "../../shared/protocol/index.js";
+import { SessionClose, Shutdown } from "../../shared/protocol/methods/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";

@@ -6,7 +6,7 @@
 import { request } from "node:http";
 import { connect } from "node:net";
 import type { Settings } from "../../shared/config.js";
-import type { EndpointReport } from "../../shared/protocol/index.js";
+import type { EndpointReport } from "../../shared/protocol/methods/index.js";
 import { endpointAddress, type BrowserEndpoint } from "../../shared/remote-config.js";
 import type { Check } from "./doctor.js";
 

@@ -2,16 +2,16 @@
 // and the command that fixes it. Never starts a daemon or a browser.
 import { accessSync, constants, statSync } from "node:fs";
 import type { Argv } from "yargs";
-import { connectExisting } from "../../client/daemon-client.js";
+import { connectExisting } from "../../client/library/daemon-client.js";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import type { Settings } from "../../shared/config.js";
 import { probeContainment, type ContainmentStatus } from "../../shared/containment.js";
 import { headedDisplayProblem, HEADED_FIX } from "../../shared/display.js";
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { homeProblem } from "../../shared/home-check.js";
 import type { PathProblem } from "../../shared/path-trust.js";
 import { layoutFor, type HomeLayout } from "../../shared/paths.js";
-import { Status, type StatusResult } from "../../shared/protocol/index.js";
+import { Status, type StatusResult } from "../../shared/protocol/methods/index.js";
 import { PACKAGE_VERSION } from "../../shared/version.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";

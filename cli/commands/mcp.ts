@@ -1,12 +1,12 @@
 // betterwright mcp [--session S | --isolated] [--tools core|all|LIST] [--http HOST:PORT]:
 // the profile's daemon as an MCP server for agent hosts. The MCP SDK loads
-// only when the server starts (client/mcp/sdk.ts): no other command pays for it.
+// only when the server starts (client/front-doors/mcp/sdk.ts): no other command pays for it.
 import path from "node:path";
 import type { Argv } from "yargs";
-import { selectTools, startMcp, tokenPath } from "../../client/mcp/index.js";
-import { BwError } from "../../shared/errors.js";
+import { selectTools, startMcp, tokenPath } from "../../client/front-doors/mcp/index.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { validateName } from "../../shared/names.js";
-import { resolveMcpSettings } from "../../shared/mcp-config.js";
+import { resolveMcpSettings } from "../mcp-config.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";

@@ -5,10 +5,10 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Argv } from "yargs";
-import type { Envelope } from "../../shared/envelope.js";
-import { OPERATIONS, operationUsage, type OperationSpec } from "../../shared/operations/index.js";
-import { BwError } from "../../shared/errors.js";
-import { isRef } from "../../shared/operations/index.js";
+import type { Envelope } from "../../shared/protocol/envelope.js";
+import { OPERATIONS, operationUsage, type OperationSpec } from "../../shared/protocol/operations/index.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import { isRef } from "../../shared/protocol/operations/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { argLabel, opArgsFromCli, verbOptions } from "../op-args.js";

@@ -1,12 +1,12 @@
 // betterwright serve [--listen 127.0.0.1:8790] [--allow-remote] [limits]:
-// the token-guarded HTTP API and the live view (client/http/). The HTTP
-// framework loads only when the server starts (client/http/hono-kit.ts): no
+// the token-guarded HTTP API and the live view (client/front-doors/http/). The HTTP
+// framework loads only when the server starts (client/front-doors/http/hono-kit.ts): no
 // other command pays for it.
 import type { Argv } from "yargs";
-import { parseListen } from "../../client/front-door/listener.js";
-import { DEFAULT_LISTEN, SERVE_LISTEN } from "../../client/http/listen.js";
-import { startServe } from "../../client/http/serve.js";
-import { resolveServeSettings, SERVE_SOURCES } from "../../shared/serve-config.js";
+import { parseListen } from "../../client/front-doors/common/listener.js";
+import { DEFAULT_LISTEN, SERVE_LISTEN } from "../../client/front-doors/http/listen.js";
+import { startServe } from "../../client/front-doors/http/serve.js";
+import { resolveServeSettings, SERVE_SOURCES } from "../../client/front-doors/http/serve-config.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";

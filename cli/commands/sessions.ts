@@ -1,7 +1,7 @@
 // betterwright sessions [--json]: every profile's daemon in this home, and its sessions.
 import type { Argv } from "yargs";
-import { connectExisting, listDaemonLayouts } from "../../client/daemon-client.js";
-import { Status, type StatusResult } from "../../shared/protocol/index.js";
+import { connectExisting, listDaemonLayouts } from "../../client/library/daemon-client.js";
+import { Status, type StatusResult } from "../../shared/protocol/methods/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";

@@ -7,7 +7,7 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Argv } from "yargs";
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { PACKAGE_VERSION } from "../../shared/version.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";

@@ -3,7 +3,7 @@
 // daemon. Only names and sizes are ever printed; `list` and `rm` never start
 // a browser, `save` needs the session's.
 import type { Argv } from "yargs";
-import type { StateListing } from "../../shared/protocol/index.js";
+import type { StateListing } from "../../shared/protocol/methods/index.js";
 import { safeLine } from "../../shared/safe-text.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";

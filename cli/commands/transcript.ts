@@ -2,7 +2,7 @@
 // Reads the session's transcript file directly: it works whether or not the
 // daemon runs, and never starts one.
 import type { Argv } from "yargs";
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { escapeControls, safeJson, safeLine } from "../../shared/safe-text.js";
 import { readTranscript, type TranscriptEntry } from "../../shared/transcript-format.js";

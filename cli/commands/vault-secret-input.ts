@@ -2,8 +2,8 @@
 // otherwise a prompt on the terminal that does not echo. Never argv, which
 // every user of the machine can read.
 import { text } from "node:stream/consumers";
-import { BwError } from "../../shared/errors.js";
-import { VAULT_LIMITS } from "../../shared/protocol/index.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import { VAULT_LIMITS } from "../../shared/protocol/methods/index.js";
 
 const ENTER = new Set(["\r", "\n", "\u0004"]);
 const CTRL_C = "\u0003";

@@ -5,9 +5,9 @@
 import path from "node:path";
 import type { Argv } from "yargs";
 import { BetterWright } from "../../client/index.js";
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { layoutFor } from "../../shared/paths.js";
-import { VAULT_FILE_NAMES, type VaultAuditRecord, type VaultEntryInfo } from "../../shared/protocol/index.js";
+import { VAULT_FILE_NAMES, type VaultAuditRecord, type VaultEntryInfo } from "../../shared/protocol/methods/index.js";
 import type { CliContext } from "../context.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";

@@ -2,8 +2,8 @@
 // writes: a SKILL.md made from the operation table and the error table of
 // this very build, so the verbs, flags and codes it names are the ones the
 // installed CLI has. The prose around them is the loop an agent should follow.
-import { ERROR_CODES } from "../../shared/errors.js";
-import { flagName, OPERATIONS, operationUsage, type OperationSpec } from "../../shared/operations/index.js";
+import { ERROR_CODES } from "../../shared/protocol/errors.js";
+import { flagName, OPERATIONS, operationUsage, type OperationSpec } from "../../shared/protocol/operations/index.js";
 
 export const SKILL_NAME = "betterwright";
 

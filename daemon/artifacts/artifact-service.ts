@@ -2,12 +2,12 @@
 // the owner's list/prune reach, and the one step applied to every envelope
 // before it is returned (spill a large result, pin what it references).
 import path from "node:path";
-import { BwError, toBwError } from "../../shared/errors.js";
+import { BwError, toBwError } from "../../shared/protocol/errors.js";
 import { readDownloadHistory } from "../../shared/download-history.js";
-import type { Envelope, WorkerOutcome } from "../../shared/envelope.js";
+import type { Envelope, WorkerOutcome } from "../../shared/protocol/envelope.js";
 import {
   evictionWarnings, type ArtifactCaps, type ArtifactListing, type CommitResult, type PruneResult, type ReserveResult, type SessionUsage,
-} from "../../shared/protocol/artifacts.js";
+} from "../../shared/protocol/methods/artifacts.js";
 import { ArtifactStore, inScope, RETURNED_PIN_MS, type Scope } from "./artifact-store.js";
 import { kindOfFile, protectedRels, usageBySession } from "./quota-core.js";
 import { previewOf, spillText, untrustedDocument } from "./spill.js";

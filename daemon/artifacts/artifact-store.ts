@@ -9,9 +9,9 @@ import { randomBytes } from "node:crypto";
 import { closeSync, lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { openDirBelow, pathInOpenDir, sizeBelow, unlinkBelow, writeBelow } from "../../shared/below-root.js";
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { nameProblem } from "../../shared/names.js";
-import type { ArtifactCaps, ArtifactKind, CommitResult, EvictedArtifact, ReserveResult } from "../../shared/protocol/artifacts.js";
+import type { ArtifactCaps, ArtifactKind, CommitResult, EvictedArtifact, ReserveResult } from "../../shared/protocol/methods/artifacts.js";
 import { ensurePrivateDir, readPrivateFile, writeFileAtomic } from "../../shared/secure-fs.js";
 import {
   artifactFileName, emptyLedger, fileCapFor, liveLedger, planSpace, protectedRels, repin, withPins,

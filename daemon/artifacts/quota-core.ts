@@ -4,7 +4,7 @@
 // invariant it keeps: files + reservations never exceed a session's cap or the
 // global cap, a protected file is never chosen, and only the requesting
 // profile's files are.
-import type { ArtifactCaps, ArtifactKind } from "../../shared/protocol/artifacts.js";
+import type { ArtifactCaps, ArtifactKind } from "../../shared/protocol/methods/artifacts.js";
 
 export interface StoredFile {
   /** Path relative to the artifacts root: `<profile>/<session>/<name>`. */

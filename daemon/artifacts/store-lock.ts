@@ -1,7 +1,7 @@
 // The artifact store's cross-process lock: every profile's daemon shares
 // `artifacts/`, so each read-decide-write of the ledger and each eviction
 // happens under one lock directory (proper-lockfile). Held for milliseconds.
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { lockOwnerOnly } from "../owner-only-lock.js";
 
 export const STORE_LOCK_STALE_MS = 10_000;

@@ -1,10 +1,11 @@
 // artifacts.list / artifacts.prune: the owner's view of the quota service on
 // the socket. Served by the daemon alone; never starts the worker or a browser.
-import { ArtifactsList, ArtifactsPrune } from "../../shared/protocol/index.js";
-import type { MethodRegistry } from "../../shared/rpc.js";
-import type { ConnectionContext, Daemon } from "../daemon.js";
+import { ArtifactsList, ArtifactsPrune } from "../../shared/protocol/methods/index.js";
+import type { MethodRegistry } from "../../shared/protocol/rpc.js";
+import type { ArtifactService } from "../artifacts/artifact-service.js";
+import type { ConnectionContext } from "./connection.js";
 
-export function registerArtifactMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
+export function registerArtifactMethods(registry: MethodRegistry<ConnectionContext>, daemon: { artifacts: Pick<ArtifactService, "list" | "prune"> }): void {
   registry.define(ArtifactsList, (params) => daemon.artifacts.list(params));
   registry.define(ArtifactsPrune, (params) => daemon.artifacts.prune(params));
 }

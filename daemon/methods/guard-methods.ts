@@ -1,8 +1,8 @@
 // guard.check (worker pipe) and policy.check (socket). Both ask the daemon's
 // guard service only: neither starts a worker or a browser.
-import { GuardCheck, PolicyCheck } from "../../shared/protocol/index.js";
-import type { MethodRegistry } from "../../shared/rpc.js";
-import type { GuardService } from "../egress/guard-service.js";
+import { GuardCheck, PolicyCheck } from "../../shared/protocol/methods/index.js";
+import type { MethodRegistry } from "../../shared/protocol/rpc.js";
+import type { GuardService } from "../guard/guard-service.js";
 
 interface HasGuard {
   readonly guard: GuardService;

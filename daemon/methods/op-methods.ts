@@ -1,12 +1,12 @@
 // session.op: one typed operation in a session's lane (its args were checked
 // against the operation table when the request was validated).
-import { SessionOp } from "../../shared/protocol/index.js";
-import type { MethodRegistry } from "../../shared/rpc.js";
+import { SessionOp } from "../../shared/protocol/methods/index.js";
+import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { specOf } from "../../shared/session-settings.js";
-import type { ConnectionContext, Daemon } from "../daemon.js";
+import type { ConnectionContext, RunHost } from "./connection.js";
 import { assertMayUse } from "./serve-names.js";
 
-export function registerOpMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
+export function registerOpMethods(registry: MethodRegistry<ConnectionContext>, daemon: RunHost): void {
   registry.define(SessionOp, (params, connection) => {
     daemon.assertAccepting();
     assertMayUse(connection, "session", params.session);

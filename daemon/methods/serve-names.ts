@@ -2,9 +2,9 @@
 // belong to its HTTP API's callers: another client of the same profile's
 // daemon (the CLI, MCP, a library program) neither drives, closes nor loads
 // them unless its connection said at hello that it may.
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { isServeName } from "../../shared/names.js";
-import type { ConnectionContext } from "../daemon.js";
+import type { ConnectionContext } from "./connection.js";
 
 export function assertMayUse(connection: ConnectionContext, kind: "session" | "state", name: string | undefined): void {
   if (name === undefined || connection.serveNames === true || !isServeName(name, kind)) return;

@@ -14,8 +14,8 @@ import {
   VaultRemove,
   VaultShow,
   VaultUpdate,
-} from "../../shared/protocol/index.js";
-import type { MethodRegistry } from "../../shared/rpc.js";
+} from "../../shared/protocol/methods/index.js";
+import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import type { VaultService } from "../vault/service.js";
 
 export function registerVaultMethods<C>(registry: MethodRegistry<C>, daemon: { vault: VaultService }): void {

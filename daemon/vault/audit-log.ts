@@ -2,8 +2,8 @@
 // built only from the fixed metadata fields below, so no username, password or
 // label can ever be written to it.
 import { appendFile, readFile } from "node:fs/promises";
-import type { ErrorCode } from "../../shared/errors.js";
-import { VAULT_LIMITS, type VaultAuditAction } from "../../shared/protocol/vault.js";
+import type { ErrorCode } from "../../shared/protocol/errors.js";
+import { VAULT_LIMITS, type VaultAuditAction } from "../../shared/protocol/methods/vault.js";
 import { APPEND_NOFOLLOW, linkRefusal, READ_NOFOLLOW } from "../../shared/secure-fs.js";
 import { FILE_MODE } from "./atomic-file.js";
 

@@ -2,8 +2,8 @@
 // daemon sees it (envelope, spill, transcript, attach cache). Invariant: when
 // redaction fails, the run's output is replaced by an error; nothing of it
 // goes out unredacted.
-import { BwError } from "../../shared/errors.js";
-import type { WorkerOutcome } from "../../shared/envelope.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import type { WorkerOutcome } from "../../shared/protocol/envelope.js";
 import type { Redactor } from "./redactor.js";
 
 export const WITHHELD = "[WITHHELD]";

@@ -2,8 +2,8 @@
 // sign-up forms accept. No quotes, backslash, backtick or space, so the value
 // survives shells, form encoders and JSON unchanged.
 import { randomInt } from "node:crypto";
-import { BwError } from "../../shared/errors.js";
-import { VAULT_LIMITS } from "../../shared/protocol/vault.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import { VAULT_LIMITS } from "../../shared/protocol/methods/vault.js";
 
 export const PASSWORD_CLASSES = [
   "ABCDEFGHIJKLMNOPQRSTUVWXYZ",

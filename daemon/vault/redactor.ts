@@ -2,8 +2,8 @@
 // anything headed for a model, a transcript or a log, including its obvious
 // encodings. Invariant: over its bound it fails closed (throws), never passes
 // text through unredacted.
-import type { TextContext } from "../../shared/envelope.js";
-import { BwError } from "../../shared/errors.js";
+import type { TextContext } from "../../shared/protocol/envelope.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { SecretIndex } from "./secret-index.js";
 import { longestSpellingChars } from "./secret-spellings.js";
 

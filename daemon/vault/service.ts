@@ -3,9 +3,9 @@
 // secret it handles is fed to. Invariants: a secret reaches the redactor
 // before it leaves the vault; the worker gets a secret only for an entry that
 // matches the page URL it reports; no method here starts the worker.
-import { BwError } from "../../shared/errors.js";
-import type { WorkerOutcome } from "../../shared/envelope.js";
-import type { VaultAuditRecord, VaultEntryInfo, VaultFillSecret } from "../../shared/protocol/vault.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import type { WorkerOutcome } from "../../shared/protocol/envelope.js";
+import type { VaultAuditRecord, VaultEntryInfo, VaultFillSecret } from "../../shared/protocol/methods/vault.js";
 import { filterLogLine, filterRunOutput, type FilteredOutput } from "./output-filter.js";
 import { Redactor } from "./redactor.js";
 import { formatSite, tryParseSite, type Site } from "./site-match.js";

@@ -4,7 +4,7 @@
 // http, and localhost / IP / single-label hosts match only their exact host.
 import { createRequire } from "node:module";
 import type { parse as parseType } from "tldts";
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 
 // tldts (the public-suffix list) costs ~80 ms to load; the daemon needs it only
 // when a vault call matches a site, so it loads on first use (require caches it).

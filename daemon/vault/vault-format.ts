@@ -2,7 +2,7 @@
 // table out. Invariant: anything that does not authenticate and validate in
 // full is VAULT_CORRUPT; nothing is ever half-read. The encryption and the
 // file's layout are sealed-box.ts's (magic "BWVAULT").
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { keyProblem, seal, unseal, type BoxFormat } from "./sealed-box.js";
 
 export { VAULT_KEY_BYTES } from "./sealed-box.js";

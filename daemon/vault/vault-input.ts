@@ -1,8 +1,8 @@
 // Validation of what callers hand the vault. Errors name the field, never echo
 // its value: a mistyped field may hold a password.
 import { randomBytes } from "node:crypto";
-import { BwError } from "../../shared/errors.js";
-import { VAULT_LIMITS } from "../../shared/protocol/vault.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import { VAULT_LIMITS } from "../../shared/protocol/methods/vault.js";
 
 export const MAX_USERNAME_CHARS = VAULT_LIMITS.usernameChars;
 export const MAX_PASSWORD_CHARS = VAULT_LIMITS.passwordChars;

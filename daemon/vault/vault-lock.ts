@@ -1,8 +1,8 @@
 // The cross-process write lock shared by every profile's daemon (vault/vault.lock,
 // a proper-lockfile directory). Invariant: a caller either runs with the lock held
 // or gets VAULT_BUSY after a bounded wait; losing the lock never crashes the process.
-import { BwError } from "../../shared/errors.js";
-import { VAULT_FILE_NAMES } from "../../shared/protocol/vault.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import { VAULT_FILE_NAMES } from "../../shared/protocol/methods/vault.js";
 import { lockOwnerOnly } from "../owner-only-lock.js";
 
 export interface VaultLockOptions {

@@ -1,5 +1,5 @@
 // The vault's public shapes: what the daemon's vault service and its callers see.
-import type { VaultEntryInfo, VaultEntrySecret, VaultFillSecret } from "../../shared/protocol/vault.js";
+import type { VaultEntryInfo, VaultEntrySecret, VaultFillSecret } from "../../shared/protocol/methods/vault.js";
 import type { AuditRecord } from "./audit-log.js";
 import type { VaultPaths, VaultStoreOptions } from "./vault-files.js";
 
@@ -12,7 +12,7 @@ export interface OpenVaultOptions extends VaultStoreOptions {
   onSecret?: (secret: string) => void;
 }
 
-/** The wire shapes are the vault's own: one declaration in shared/protocol/vault.ts. */
+/** The wire shapes are the vault's own: one declaration in shared/protocol/methods/vault.ts. */
 export type EntryMetadata = VaultEntryInfo;
 export type EntryWithSecret = VaultEntrySecret;
 export type FillSecret = VaultFillSecret;

@@ -4,7 +4,7 @@
 // password out is audited first; worker-reachable calls (secretForFill, commit,
 // discard) can be scoped to the page's site and discard only ever deletes a
 // provisional entry.
-import { BwError, toBwError } from "../../shared/errors.js";
+import { BwError, toBwError } from "../../shared/protocol/errors.js";
 import { appendAudit, readAudit, MAX_AUDIT_LIMIT, DEFAULT_AUDIT_LIMIT, type AuditAction, type AuditRecord } from "./audit-log.js";
 import { generatePassword, DEFAULT_PASSWORD_LENGTH } from "./password.js";
 import { normalizeSite, parseSite, siteMatchScore, siteMatches, type Site } from "./site-match.js";

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync, symlinkS
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PREVIEW_CHARS } from "../../daemon/artifacts/spill.js";
-import { imageSize } from "../../daemon/worker/services/screenshots.js";
+import { imageSize } from "../../daemon/browser-worker/snippet-services/screenshots.js";
 import { artifactDir, layoutFor } from "../../shared/paths.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";

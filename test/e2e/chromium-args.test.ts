@@ -6,7 +6,7 @@
 // really starts: the renderers' own flags carry the features in effect.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { ENABLED_FEATURES, WEBUI_OMNIBOX_FEATURES } from "../../daemon/worker/chromium-args.js";
+import { ENABLED_FEATURES, WEBUI_OMNIBOX_FEATURES } from "../../daemon/browser-worker/chromium-args.js";
 import { findBrowser } from "../../shared/browser-discovery.js";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { descendants } from "../helpers/procs.js";

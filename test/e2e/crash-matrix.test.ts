@@ -7,7 +7,7 @@
 // in order, and nothing torn is ever read back.
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERROR_CODES, isErrorCode, type ErrorCode } from "../../shared/errors.js";
+import { ERROR_CODES, isErrorCode, type ErrorCode } from "../../shared/protocol/errors.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { daemonPids, destroyHome, runCli, tempHome, type CliResult } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";

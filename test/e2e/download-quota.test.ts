@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "nod
 import type http from "node:http";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { downloadSlackBytes } from "../../daemon/worker/services/download-budget.js";
+import { downloadSlackBytes } from "../../daemon/browser-worker/snippet-services/download-budget.js";
 import { layoutFor } from "../../shared/paths.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";

@@ -5,8 +5,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnDaemon } from "../../dist/client/spawn.js";
-import { workerTmpRoot } from "../../dist/daemon/worker-host/spawn.js";
+import { spawnDaemon } from "../../dist/client/library/spawn.js";
+import { workerTmpRoot } from "../../dist/daemon/supervisor/spawn.js";
 import { daemonSettingsOf, resolveConfig } from "../../shared/config.js";
 import { layoutFor } from "../../shared/paths.js";
 import { cleanEnv, daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";

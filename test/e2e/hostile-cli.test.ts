@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_CODE_CHARS } from "../../shared/protocol/index.js";
+import { MAX_CODE_CHARS } from "../../shared/protocol/methods/index.js";
 import { destroyHome, runCli, tempHome, type CliResult } from "../helpers/cli.js";
 import { escapeControls } from "../../shared/safe-text.js";
 

@@ -6,7 +6,7 @@ import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { destroyHome, execSnippet, runCli, tempHome } from "../helpers/cli.js";
 import { daemonProcessesOf, workersOf } from "../helpers/procs.js";
-import type { Envelope } from "../../shared/envelope.js";
+import type { Envelope } from "../../shared/protocol/envelope.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 describe("lone-call snippets against real Chromium", () => {

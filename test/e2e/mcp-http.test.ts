@@ -5,8 +5,8 @@
 import { statSync } from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CORE_LIST_MAX_CHARS } from "../../client/mcp/tools.js";
-import { tokenPath } from "../../client/mcp/token.js";
+import { CORE_LIST_MAX_CHARS } from "../../client/front-doors/mcp/tools.js";
+import { tokenPath } from "../../client/front-doors/mcp/token.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { connectHttpMcp, refOf, startHttpMcp, textOf, type HttpMcpServer } from "../helpers/mcp-client.js";

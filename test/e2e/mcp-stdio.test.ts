@@ -8,8 +8,8 @@
 // loopback name), so they share one daemon.
 import type http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../shared/operations/index.js";
-import { CORE_LIST_MAX_CHARS, CORE_TOOLS } from "../../client/mcp/tools.js";
+import { OPERATIONS } from "../../shared/protocol/operations/index.js";
+import { CORE_LIST_MAX_CHARS, CORE_TOOLS } from "../../client/front-doors/mcp/tools.js";
 import { CLI, daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { errorCodeOf, refOf, startStdioMcp, textOf, type StdioMcp } from "../helpers/mcp-client.js";
@@ -230,7 +230,10 @@ describe("betterwright mcp over stdio", () => {
 
   it("keeps a --session lane open after its connection ends", async () => {
     const lane = await start(["--session", "mcp-shared-lane"]);
-    await lane.client.callTool({ name: "navigate", arguments: { url: `${server.url}/second` } });
+    const nav = await lane.client.callTool({ name: "navigate", arguments: { url: `${server.url}/second` } });
+    // A failed navigation names its error (a code, Chromium's net:: error) here rather than as an error page further on.
+    expect(nav.isError, textOf(nav)).toBeFalsy();
+    expect(JSON.parse(textOf(nav))).toMatchObject({ title: "Second", status: 200 });
     expect((await sessionsOf(lane)).current).toBe("mcp-shared-lane");
     await lane.close();
     await new Promise((r) => setTimeout(r, 500));

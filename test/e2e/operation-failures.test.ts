@@ -5,7 +5,7 @@
 // rather than the whole budget, a click under an overlay is ELEMENT_OBSCURED
 // naming the overlay, and credentials_fill fails with the operations' codes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_ELEMENT_WAIT_MS } from "../../shared/operations/index.js";
+import { DEFAULT_ELEMENT_WAIT_MS } from "../../shared/protocol/operations/index.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 

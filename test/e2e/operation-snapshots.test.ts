@@ -5,9 +5,9 @@
 // --help comes from the operation table.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OBSERVE_CAPACITY } from "../../daemon/worker/ops/observe/page-observer.js";
+import { OBSERVE_CAPACITY } from "../../daemon/browser-worker/ops/observe/page-observer.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
-import { OPERATIONS } from "../../shared/operations/index.js";
+import { OPERATIONS } from "../../shared/protocol/operations/index.js";
 import { destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 

@@ -2,8 +2,8 @@
 // page and state the first left, and the transcript keeps both runs.
 import { statSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ORPHAN_GRACE_MS } from "../../daemon/worker/browser-host.js";
-import { MAX_PAGES_PER_SESSION } from "../../daemon/worker/page-registry.js";
+import { ORPHAN_GRACE_MS } from "../../daemon/browser-worker/browser-host.js";
+import { MAX_PAGES_PER_SESSION } from "../../daemon/browser-worker/page-registry.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
@@ -74,7 +74,7 @@ describe("a persistent session across CLI processes", () => {
     expect(syntax.json.error.code).toBe("SNIPPET_SYNTAX_ERROR");
   });
 
-  // The run's own page.title() may stand in for the envelope's read (daemon/worker/page-titles.ts): never when the title may have moved since.
+  // The run's own page.title() may stand in for the envelope's read (daemon/browser-worker/page-titles.ts): never when the title may have moved since.
   it("reports each page's title as the run left it: set by its code, late, after a navigation, on pages it opened or closed", async () => {
     const titles = async (code: string) => {
       const run = await runCli(["exec", "--session", "titles", "-c", code], { home });
@@ -88,8 +88,8 @@ describe("a persistent session across CLI processes", () => {
     // A title read while another call of the run is still changing the page.
     expect(await titles(`const [, t] = await Promise.all([page.evaluate(() => new Promise((r) => setTimeout(() => { document.title = "Late"; r(); }, 20))), page.title()]); return t`))
       .toEqual({ result: "Set by the run", pages: [["p1", "Late", true]] });
-    // The page navigates on its own after the run read the title.
-    expect(await titles(`await page.goto(${front}); await page.evaluate(() => setTimeout(() => { location.href = "/next" }, 50)); const t = await page.title(); await new Promise((r) => setTimeout(r, 500)); return t`))
+    // The page navigates on its own after the run read the title (a second later: a busy machine may take a while to read it).
+    expect(await titles(`await page.goto(${front}); await page.evaluate(() => setTimeout(() => { location.href = "/next" }, 1_000)); const t = await page.title(); await new Promise((r) => setTimeout(r, 2_500)); return t`))
       .toEqual({ result: "Front page", pages: [["p1", "Second page", true]] });
     expect(await titles(`const p = await openPage(${front}); return p.title()`))
       .toEqual({ result: "Front page", pages: [["p1", "Second page", false], ["p2", "Front page", true]] });

@@ -1,4 +1,4 @@
-// The Playwright and Chromium error text betterwright reads (daemon/worker/playwright-errors.ts),
+// The Playwright and Chromium error text betterwright reads (daemon/browser-worker/playwright-errors.ts),
 // pinned against what real Chromium and this Playwright produce: a Playwright or Chromium upgrade
 // that words one differently fails here, not silently as a wrong error code. Every page is on
 // 127.0.0.1 and every proxy is local.
@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGuardProxy, type GuardProxy } from "../../daemon/worker/proxy/guard-proxy.js";
-import { isElementGone, isNavigationError, isProxyRefusal, isRouteRefusal, isTargetClosed, leavesErrorPage, strictViolationCount } from "../../daemon/worker/playwright-errors.js";
-import { loadPlaywright } from "../../daemon/worker/playwright.js";
+import { startGuardProxy, type GuardProxy } from "../../daemon/browser-worker/guard/proxy/guard-proxy.js";
+import { isElementGone, isNavigationError, isProxyRefusal, isRouteRefusal, isTargetClosed, leavesErrorPage, strictViolationCount } from "../../daemon/browser-worker/playwright-errors.js";
+import { loadPlaywright } from "../../daemon/browser-worker/playwright.js";
 import { findBrowser } from "../../shared/browser-discovery.js";
 
 /** Both kinds of Chromium where installed: the headless shell and the full browser. */

@@ -3,7 +3,7 @@
 // routing layer's details, decides on paths and methods, and is never cached.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BetterWright, NetworkPolicy } from "../../dist/client/index.js";
-import type { RequestDetails } from "../../shared/network-policy/index.js";
+import type { RequestDetails } from "../../shared/guard/policy/index.js";
 import { cleanEnv, daemonPids, destroyHome, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 

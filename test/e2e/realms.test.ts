@@ -6,7 +6,7 @@
 // that its state was reset.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
-import { REALM_IDLE_MS } from "../../daemon/worker/realm/session-realm.js";
+import { REALM_IDLE_MS } from "../../daemon/browser-worker/realm/session-realm.js";
 import { daemonPids, destroyHome, runCli, startCli, tempHome, waitForRunInFlight } from "../helpers/cli.js";
 import { workersOf } from "../helpers/procs.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";

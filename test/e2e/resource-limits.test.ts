@@ -6,9 +6,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_RESULT_BYTES } from "../../shared/framing.js";
+import { MAX_RESULT_BYTES } from "../../shared/protocol/framing.js";
 import { transcriptPath, layoutFor } from "../../shared/paths.js";
-import { MAX_CONSOLE_ENTRIES, MAX_CONSOLE_TEXT, MAX_PAGES_PER_SESSION } from "../../daemon/worker/session.js";
+import { MAX_CONSOLE_ENTRIES, MAX_CONSOLE_TEXT, MAX_PAGES_PER_SESSION } from "../../daemon/browser-worker/session.js";
 import { daemonPids, destroyHome, runCli, tempHome, withCanary, type CliResult } from "../helpers/cli.js";
 import { alive, daemonProcessesOf, waitForExit } from "../helpers/procs.js";
 import { fillUp, free, mountSmallFs, remount, smallFsUnavailable, unmountSmallFs } from "../helpers/small-fs.js";

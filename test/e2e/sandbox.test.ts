@@ -7,8 +7,8 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { layoutFor } from "../../shared/paths.js";
-import { SNAPSHOT_MAX_CHARS } from "../../daemon/worker/sandbox/snapshot.js";
-import { MAX_TIMERS_PER_RUN } from "../../daemon/worker/run-timers.js";
+import { SNAPSHOT_MAX_CHARS } from "../../daemon/browser-worker/facades/snapshot-function.js";
+import { MAX_TIMERS_PER_RUN } from "../../daemon/browser-worker/run-timers.js";
 import { destroyHome, execSnippet, execSnippetOk, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { layoutFor } from "../../shared/paths.js";
-import { VAULT_FILE_NAMES } from "../../shared/protocol/index.js";
+import { VAULT_FILE_NAMES } from "../../shared/protocol/methods/index.js";
 import { CANARY_USERNAME } from "../helpers/canary.js";
 import { daemonPids, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 

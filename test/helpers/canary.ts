@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { openVault, secretPattern } from "../../dist/daemon/vault/index.js";
-import { VAULT_FILE_NAMES } from "../../shared/protocol/vault.js";
+import { VAULT_FILE_NAMES } from "../../shared/protocol/methods/vault.js";
 
 export const CANARY_USERNAME = "canary";
 /** Offered on every page the tests serve; tests that pin what a page lists seed it elsewhere. */

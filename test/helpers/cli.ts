@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { assertNoCanaryInOutput, CANARY_SITE, canaryLeaksUnder, seedCanary } from "./canary.js";
 import { alive } from "./procs.js";
-import type { Envelope } from "../../shared/envelope.js";
+import type { Envelope } from "../../shared/protocol/envelope.js";
 
 export const CLI = fileURLToPath(new URL("../../dist/bin/betterwright.js", import.meta.url));
 

@@ -1,6 +1,6 @@
 // The BwError a call fails with; the test fails if it succeeds or throws anything else.
 import { expect } from "vitest";
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 
 export function failure(fn: () => unknown): BwError {
   try {

@@ -7,12 +7,12 @@
 import { randomBytes } from "node:crypto";
 import { connect, createServer, isIP, Socket, type Server } from "node:net";
 import { afterEach, beforeAll, beforeEach, expect } from "vitest";
-import { APPROVED_CONNECT_DEFAULTS, connectApproved, type ApprovedConnectOptions } from "../../daemon/egress/approved-connect.js";
-import type { CheckRecord, GuardDecision, GuardTarget } from "../../daemon/egress/guard-decision.js";
-import { defaultResolve } from "../../daemon/egress/guard-service.js";
-import { defaultDial, type DialFailure } from "../../daemon/egress/upstream-dial.js";
-import { startGuardProxy, type Connect, type GuardProxyEvent, type GuardProxyOptions } from "../../daemon/worker/proxy/guard-proxy.js";
-import { parseReply, SocksCommand } from "../../shared/proxy/socks5.js";
+import { APPROVED_CONNECT_DEFAULTS, connectApproved, type ApprovedConnectOptions } from "../../daemon/guard/approved-connect.js";
+import type { CheckRecord, GuardDecision, GuardTarget } from "../../daemon/guard/guard-decision.js";
+import { defaultResolve } from "../../daemon/guard/guard-service.js";
+import { defaultDial, type DialFailure } from "../../daemon/guard/upstream-dial.js";
+import { startGuardProxy, type Connect, type GuardProxyEvent, type GuardProxyOptions } from "../../daemon/browser-worker/guard/proxy/guard-proxy.js";
+import { parseReply, SocksCommand } from "../../shared/guard/proxy/socks5.js";
 
 export const LOOPBACK = new Set(["127.0.0.1", "::1"]);
 export const METADATA = "169.254.169.254";

@@ -2,7 +2,7 @@
 // 2.0 peer must answer: a reply with the request's id, an error with a null
 // id (the frame could not be read as a request), or nothing (notifications
 // and stray responses). Used against the daemon's socket and the worker's pipe.
-import * as protocol from "../../shared/protocol/index.js";
+import * as protocol from "../../shared/protocol/methods/index.js";
 import type { SeededRng } from "./seeded-rng.js";
 
 export type Expectation =

@@ -4,7 +4,7 @@
 // timers and emits page events, so the sandbox's own code can be attacked in
 // milliseconds, without a browser.
 import { randomUUID } from "node:crypto";
-import { SnippetContext } from "../../daemon/worker/sandbox/context.js";
+import { SnippetContext } from "../../daemon/browser-worker/realm/context.js";
 
 export interface StandInOutcome {
   ok: boolean;

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ArtifactStore } from "../../daemon/artifacts/artifact-store.js";
-import { checkFileArguments, refuseFileArguments, resolveInside, safeArtifactPath } from "../../daemon/worker/services/artifact-paths.js";
-import type { ArtifactCaps } from "../../shared/protocol/artifacts.js";
+import { checkFileArguments, refuseFileArguments, resolveInside, safeArtifactPath } from "../../daemon/browser-worker/snippet-services/artifact-paths.js";
+import type { ArtifactCaps } from "../../shared/protocol/methods/artifacts.js";
 
 const caps: ArtifactCaps = { screenshotCapBytes: 4000, downloadCapBytes: 8000, outputCapBytes: 4000, sessionCapBytes: 12_000, globalCapBytes: 20_000 };
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDirBelow, readBelow } from "../../shared/below-root.js";
 import { appendDownloadHistory, readDownloadHistory } from "../../shared/download-history.js";
-import { readInside } from "../../client/front-door/artifact-files.js";
+import { readInside } from "../../client/front-doors/common/artifact-files.js";
 
 const ID = "0b0d7a63-0000-4000-8000-000000000001";
 

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BetterWright } from "../../dist/client/index.js";
-import { MAX_FRAME_BYTES } from "../../shared/framing.js";
+import { MAX_FRAME_BYTES } from "../../shared/protocol/framing.js";
 import { layoutFor } from "../../shared/paths.js";
 import { PROTOCOL_VERSION } from "../../shared/version.js";
 import { startIdleDaemon } from "../helpers/idle-daemon.js";

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DownloadEntry, DownloadMeter } from "../../daemon/worker/services/download-meter.js";
+import { DownloadEntry, DownloadMeter } from "../../daemon/browser-worker/snippet-services/download-meter.js";
 
 const MiB = 1024 * 1024;
 

@@ -5,9 +5,9 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnDaemon } from "../../dist/client/spawn.js";
-import { planFor, profileWorkerDirs } from "../../dist/daemon/worker-host/containment.js";
-import { discardWorker, spawnWorker, sweepWorkerTmp, workerTmpRoot } from "../../dist/daemon/worker-host/spawn.js";
+import { spawnDaemon } from "../../dist/client/library/spawn.js";
+import { planFor, profileWorkerDirs } from "../../dist/daemon/supervisor/containment.js";
+import { discardWorker, spawnWorker, sweepWorkerTmp, workerTmpRoot } from "../../dist/daemon/supervisor/spawn.js";
 import { daemonSettingsOf, resolveConfig } from "../../shared/config.js";
 import { probeContainment } from "../../shared/containment.js";
 import { layoutFor } from "../../shared/paths.js";

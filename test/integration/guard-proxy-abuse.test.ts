@@ -4,8 +4,8 @@
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
-import { startGuardProxy } from "../../daemon/worker/proxy/guard-proxy.js";
-import { encodeRequest, SocksCommand, SocksReply } from "../../shared/proxy/socks5.js";
+import { startGuardProxy } from "../../daemon/browser-worker/guard/proxy/guard-proxy.js";
+import { encodeRequest, SocksCommand, SocksReply } from "../../shared/guard/proxy/socks5.js";
 import { cleanups, localConnect, domainRequest, echoServer, eventually, expectEcho, fakePolicy, guard, httpConnect, open, socksConnect, useGuardProxyHarness } from "../helpers/guard-proxy-harness.js";
 
 useGuardProxyHarness();

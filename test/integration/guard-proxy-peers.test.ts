@@ -9,9 +9,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { GuardService } from "../../daemon/egress/guard-service.js";
-import { BrowserGuard, type GuardAskFn } from "../../daemon/worker/browser-guard/browser-guard.js";
-import type { BlockedRequest } from "../../shared/envelope.js";
+import { GuardService } from "../../daemon/guard/guard-service.js";
+import { BrowserGuard, type GuardAskFn } from "../../daemon/browser-worker/guard/browser-guard.js";
+import type { BlockedRequest } from "../../shared/protocol/envelope.js";
 import { recordingDialer } from "../helpers/guard-proxy-harness.js";
 import { describeNeeding, NEEDS_ROOT } from "../helpers/needs.js";
 

@@ -3,7 +3,7 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { encodeRequest, SocksCommand, SocksReply } from "../../shared/proxy/socks5.js";
+import { encodeRequest, SocksCommand, SocksReply } from "../../shared/guard/proxy/socks5.js";
 import { METADATA, checksOf, closedPort, dialer, domainRequest, echoServer, eventually, expectEcho, fakeResolver, guard, httpConnect, ipv6Available, open, socksConnect, useGuardProxyHarness } from "../helpers/guard-proxy-harness.js";
 
 useGuardProxyHarness();

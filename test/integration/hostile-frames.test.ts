@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isErrorCode } from "../../shared/errors.js";
-import { MAX_FRAME_BYTES } from "../../shared/framing.js";
+import { isErrorCode } from "../../shared/protocol/errors.js";
+import { MAX_FRAME_BYTES } from "../../shared/protocol/framing.js";
 import { layoutFor } from "../../shared/paths.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../../shared/version.js";
 import { startIdleDaemon } from "../helpers/idle-daemon.js";
@@ -27,7 +27,7 @@ const CONNECTIONS = 50;
 /** Growth of resident memory allowed across the whole barrage (the reader holds at most one 8 MiB frame per connection at a time). */
 const RSS_GROWTH_BOUND = 192 * MiB;
 
-const WORKER_MAIN = fileURLToPath(new URL("../../dist/daemon/worker/main.js", import.meta.url));
+const WORKER_MAIN = fileURLToPath(new URL("../../dist/daemon/browser-worker/main.js", import.meta.url));
 
 function counterFrom(start: number): () => number {
   let next = start;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withStoreLock } from "../../daemon/artifacts/store-lock.js";
 import { acquireProfileLock } from "../../daemon/profile-lock.js";
 import { withVaultLock } from "../../daemon/vault/vault-lock.js";
-import { VAULT_FILE_NAMES } from "../../shared/protocol/vault.js";
+import { VAULT_FILE_NAMES } from "../../shared/protocol/methods/vault.js";
 
 describe("lock folders", () => {
   let dir: string;

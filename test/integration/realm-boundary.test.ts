@@ -2,8 +2,8 @@
 // malformed and forged messages are dropped, a flood is survived, a blocking
 // call is still answered, and only the honest `done` reaches the session.
 import { describe, expect, it } from "vitest";
-import { Realm, type RealmHost } from "../../daemon/worker/realm/realm.js";
-import { checkFromRealm } from "../../daemon/worker/realm/realm-messages.js";
+import { Realm, type RealmHost } from "../../daemon/browser-worker/realm/realm.js";
+import { checkFromRealm } from "../../daemon/browser-worker/realm/realm-messages.js";
 import { laneLimitsOf, LIMIT_DEFAULTS } from "../../shared/config-limits.js";
 
 describe("a realm thread that lies", () => {

@@ -6,9 +6,9 @@
 import { request as httpRequest, createServer as createHttpServer, type IncomingMessage } from "node:http";
 import { connect as netConnect, createServer, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { RemoteGuard, type ConnectOutcome, type ProxyCredentials, type RemoteGuardOptions, type RemoteLease } from "../../daemon/egress/remote-guard.js";
-import { BwError } from "../../shared/errors.js";
-import type { Refusal } from "../../shared/protocol/index.js";
+import { RemoteGuard, type ConnectOutcome, type ProxyCredentials, type RemoteGuardOptions, type RemoteLease } from "../../daemon/guard/remote-guard.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import type { Refusal } from "../../shared/protocol/methods/index.js";
 import { cleanups, eventually, listen, open, type Wire } from "../helpers/guard-proxy-harness.js";
 
 interface Seen {

@@ -7,8 +7,8 @@ import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type BrowserServer } from "playwright-core";
 import { findBrowser } from "../../shared/browser-discovery.js";
-import { RemotePool } from "../../daemon/worker/remote/remote-pool.js";
-import type { WorkerRemoteInit } from "../../shared/protocol/index.js";
+import { RemotePool } from "../../daemon/browser-worker/remote/remote-pool.js";
+import type { WorkerRemoteInit } from "../../shared/protocol/methods/index.js";
 
 function dialTo(url: string): Promise<Socket> {
   const { hostname, port } = new URL(url);

@@ -3,10 +3,10 @@
 // its own call, and both ends stay usable. Two real RpcPeers over a socket pair.
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { BwError } from "../../shared/errors.js";
-import { declare } from "../../shared/protocol/declare.js";
-import { MethodRegistry, RpcPeer } from "../../shared/rpc.js";
-import { custom, obj } from "../../shared/validate.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import { declare } from "../../shared/protocol/methods/declare.js";
+import { MethodRegistry, RpcPeer } from "../../shared/protocol/rpc.js";
+import { custom, obj } from "../../shared/protocol/validate.js";
 
 const Echo = declare<string>()("test.echo", obj({ size: custom((v) => Number(v)) }));
 const MAX = 64 * 1024;

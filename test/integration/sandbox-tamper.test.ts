@@ -9,8 +9,8 @@
 // The sandbox must never hand one over, and every run must still end; the
 // session's `state` is then exported and, when carried, rebuilt elsewhere.
 import { afterAll, describe, expect, it } from "vitest";
-import { errorText, isOwnRealmError } from "../../shared/error-text.js";
-import { STATE_CARRY_MAX_CHARS } from "../../daemon/worker/realm/session-realm.js";
+import { errorText, isOwnRealmError } from "../../shared/protocol/error-text.js";
+import { STATE_CARRY_MAX_CHARS } from "../../daemon/browser-worker/realm/session-realm.js";
 import { StandInSession } from "../helpers/sandbox-host.js";
 
 const ESCAPES = "__bwTamperEscapes";
@@ -117,7 +117,7 @@ async function targets(): Promise<Target[]> {
 
 /**
  * While `body` runs, the process reacts to leftover rejections and exceptions
- * as the worker does (daemon/worker/main.ts): one of our own realm is a defect
+ * as the worker does (daemon/browser-worker/main.ts): one of our own realm is a defect
  * of the host code; one from a context is the snippet's own, counted and let go.
  */
 async function asTheWorkerDoes(body: () => Promise<void>): Promise<{ ours: string[]; snippets: number }> {

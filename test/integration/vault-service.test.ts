@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ErrorCode } from "../../shared/errors.js";
+import type { ErrorCode } from "../../shared/protocol/errors.js";
 import { REDACTED } from "../../daemon/vault/redactor.js";
 import { VaultService } from "../../daemon/vault/service.js";
 

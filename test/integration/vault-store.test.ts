@@ -3,7 +3,7 @@ import { mkdtemp, readFile, readdir, rm, stat, symlink, truncate, unlink, writeF
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ErrorCode } from "../../shared/errors.js";
+import type { ErrorCode } from "../../shared/protocol/errors.js";
 import { DIR_MODE, FILE_MODE } from "../../daemon/vault/atomic-file.js";
 import { DEFAULT_PASSWORD_LENGTH, PASSWORD_CLASSES } from "../../daemon/vault/password.js";
 import { REDACTED, Redactor } from "../../daemon/vault/redactor.js";

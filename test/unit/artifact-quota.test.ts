@@ -7,7 +7,7 @@ import {
   type Ledger, type Reservation, type SpaceRequest, type StoredFile,
 } from "../../daemon/artifacts/quota-core.js";
 import { ARTIFACT_DEFAULTS, resolveConfig } from "../../shared/config.js";
-import type { ArtifactCaps } from "../../shared/protocol/artifacts.js";
+import type { ArtifactCaps } from "../../shared/protocol/methods/artifacts.js";
 
 const caps: ArtifactCaps = { screenshotCapBytes: 100, downloadCapBytes: 500, outputCapBytes: 50, sessionCapBytes: 1000, globalCapBytes: 2000 };
 

@@ -2,9 +2,9 @@
 // URL delimiter) boundary: a secret without one straddling the limit is kept
 // whole or dropped, never shown by its first characters, at any cut position.
 import { describe, expect, it } from "vitest";
-import { MAX_OBSERVED_TEXT } from "../../daemon/worker/ops/observe/page-observer.js";
-import { MAX_URL_CHARS, safeUrl } from "../../daemon/worker/ops/observe/safe-url.js";
-import { clipAtWord, cutAtWord } from "../../daemon/worker/ops/clip-text.js";
+import { MAX_OBSERVED_TEXT } from "../../daemon/browser-worker/ops/observe/page-observer.js";
+import { MAX_URL_CHARS, safeUrl } from "../../daemon/browser-worker/ops/observe/safe-url.js";
+import { clipAtWord, cutAtWord } from "../../daemon/browser-worker/ops/clip-text.js";
 
 const SECRET = "Zq8xKv3Wm7pLr2Tn";
 

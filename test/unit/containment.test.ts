@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bwrapViewArgs, outermost, type ViewFs, type ViewInput } from "../../daemon/worker-host/containment-view.js";
-import { assertContainment, containmentWarning, withContainmentWarning } from "../../daemon/worker-host/containment.js";
+import { bwrapViewArgs, outermost, type ViewFs, type ViewInput } from "../../daemon/supervisor/containment-view.js";
+import { assertContainment, containmentWarning, withContainmentWarning } from "../../daemon/supervisor/containment.js";
 import { bwrapNamespaceArgs, parseBwrapVersion, probeContainment, type ContainmentStatus } from "../../shared/containment.js";
-import { ERROR_CODES } from "../../shared/errors.js";
+import { ERROR_CODES } from "../../shared/protocol/errors.js";
 import { failure } from "../helpers/failure.js";
 
 /** A Debian-like machine: merged /usr, /lib32 absent, a shadow file, and the folders named in `dirs`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import {
   CachedGuard,
   DecisionCache,
@@ -7,8 +7,8 @@ import {
   GUARD_CACHE_MAX_TTL_MS,
   type GuardAnswer,
   type RequestDetails,
-} from "../../shared/guard-questions/index.js";
-import { answerGuardCheck, NetworkPolicy, type PolicyLike } from "../../shared/network-policy/index.js";
+} from "../../shared/guard/questions/index.js";
+import { answerGuardCheck, NetworkPolicy, type PolicyLike } from "../../shared/guard/policy/index.js";
 
 const SCRIPT: RequestDetails = { layer: "route", method: "GET", resourceType: "script" };
 const PROXY: RequestDetails = { layer: "proxy" };

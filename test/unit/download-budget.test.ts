@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   downloadSlackBytes, downloadsToStop, INITIAL_DOWNLOAD_RESERVE_BYTES, measureDownloads, MIN_DOWNLOAD_SLACK_BYTES, reservationTarget, UNANNOUNCED,
   type DownloadGauge, type DownloadState,
-} from "../../daemon/worker/services/download-budget.js";
+} from "../../daemon/browser-worker/snippet-services/download-budget.js";
 
 const MiB = 1024 * 1024;
 const gauge = (id: string, bytes: number, reservedBytes: number, extra: Partial<DownloadGauge> = {}): DownloadGauge => ({

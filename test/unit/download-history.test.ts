@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { appendDownloadHistory, parseDownloadHistory, readDownloadHistory } from "../../shared/download-history.js";
-import type { DownloadOutcome } from "../../shared/envelope.js";
-import { DOWNLOAD_HISTORY_FILE, DOWNLOAD_HISTORY_LIMIT } from "../../shared/protocol/artifacts.js";
+import type { DownloadOutcome } from "../../shared/protocol/envelope.js";
+import { DOWNLOAD_HISTORY_FILE, DOWNLOAD_HISTORY_LIMIT } from "../../shared/protocol/methods/artifacts.js";
 
 /** A download id as the worker makes them (a UUID), carrying a short label to compare by. */
 const uuid = (label: string) => `00000000-0000-4000-8000-${Buffer.from(label).toString("hex").padStart(12, "0")}`;

@@ -1,6 +1,6 @@
 // Which failed navigations leave Chromium's error page (and are waited for): every net error but an abort.
 import { describe, expect, it } from "vitest";
-import { leavesErrorPage } from "../../daemon/worker/playwright-errors.js";
+import { leavesErrorPage } from "../../daemon/browser-worker/playwright-errors.js";
 
 describe("leavesErrorPage", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_FRAME_DEPTH, nestsDeeperThan } from "../../shared/framing.js";
+import { MAX_FRAME_DEPTH, nestsDeeperThan } from "../../shared/protocol/framing.js";
 
 describe("the frame depth scan", () => {
   const cases: [string, string, number, boolean][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createLineReader, encodeFrame, MAX_FRAME_BYTES } from "../../shared/framing.js";
+import { createLineReader, encodeFrame, MAX_FRAME_BYTES } from "../../shared/protocol/framing.js";
 
 function reader(maxFrameBytes?: number) {
   const lines: string[] = [];

@@ -2,8 +2,8 @@
 // addresses, loopback spellings, Host and Origin rules and token check for
 // both, so the two doors cannot drift apart again.
 import { describe, expect, it } from "vitest";
-import { answeredHosts, checkBearer, checkHeaders, checkListen, isLoopbackHost, parseListen, type ListenFlag } from "../../client/front-door/listener.js";
-import { SERVE_LISTEN } from "../../client/http/listen.js";
+import { answeredHosts, checkBearer, checkHeaders, checkListen, isLoopbackHost, parseListen, type ListenFlag } from "../../client/front-doors/common/listener.js";
+import { SERVE_LISTEN } from "../../client/front-doors/http/listen.js";
 
 const MCP: ListenFlag = { flag: "--http", example: "127.0.0.1:8931", door: "MCP over HTTP" };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BlockedCollector, MAX_BLOCKED_ENTRIES } from "../../daemon/worker/browser-guard/blocked-collector.js";
-import { unreachableReason } from "../../daemon/worker/browser-guard/unreachable.js";
-import { BwError } from "../../shared/errors.js";
+import { BlockedCollector, MAX_BLOCKED_ENTRIES } from "../../daemon/browser-worker/guard/blocked-collector.js";
+import { unreachableReason } from "../../daemon/browser-worker/guard/unreachable.js";
+import { BwError } from "../../shared/protocol/errors.js";
 
 const NAV = { url: "http://10.0.0.1/", layer: "route", reason: "private networks are blocked", resourceType: "document", method: "GET", isNavigation: true } as const;
 const HOP = { url: "http://10.0.0.2/", layer: "proxy", reason: "private networks are blocked" } as const;

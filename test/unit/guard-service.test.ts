@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { applyOverrides, GuardService, policyFromSettings } from "../../daemon/egress/guard-service.js";
+import { applyOverrides, GuardService, policyFromSettings } from "../../daemon/guard/guard-service.js";
 import type { PolicySettings } from "../../shared/config.js";
-import { BwError } from "../../shared/errors.js";
-import { NetworkPolicy } from "../../shared/network-policy/index.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import { NetworkPolicy } from "../../shared/guard/policy/index.js";
 
 const DEFAULT: PolicySettings = { allowLoopback: true, allowPrivateNetwork: true, allowHosts: [], blockHosts: [], onlyPorts: [] };
 const HARDENED: PolicySettings = { allowLoopback: false, allowPrivateNetwork: false, allowHosts: [], blockHosts: [], onlyPorts: [] };

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { encodeConnectResponse, parseAuthority, parseConnectRequest } from "../../shared/proxy/http-connect.js";
+import { encodeConnectResponse, parseAuthority, parseConnectRequest } from "../../shared/guard/proxy/http-connect.js";
 
 const head = (text: string): Buffer => Buffer.from(text, "latin1");
 

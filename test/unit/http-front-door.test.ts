@@ -2,16 +2,16 @@
 // error statuses, the bearer header, serve's settings and
 // what it states to its daemon, download names, spilled results.
 import { describe, expect, it } from "vitest";
-import { errorResponse, HttpRefusal } from "../../client/http/http-errors.js";
-import { INPUT_KEYS, inputOp, MAX_INPUT_TEXT, parseInput } from "../../client/http/input.js";
-import { safeFileName } from "../../client/http/pdf-intake.js";
-import { serveDaemonSettings } from "../../client/http/serve.js";
-import { parseSpilled } from "../../client/front-door/spilled.js";
-import { bearerOf, sameToken } from "../../client/http/token.js";
-import { isSessionId, sessionId } from "../../client/http/uuid.js";
+import { errorResponse, HttpRefusal } from "../../client/front-doors/http/http-errors.js";
+import { INPUT_KEYS, inputOp, MAX_INPUT_TEXT, parseInput } from "../../client/front-doors/http/input.js";
+import { safeFileName } from "../../client/front-doors/http/pdf-intake.js";
+import { serveDaemonSettings } from "../../client/front-doors/http/serve.js";
+import { parseSpilled } from "../../client/front-doors/common/spilled.js";
+import { bearerOf, sameToken } from "../../client/front-doors/http/token.js";
+import { isSessionId, sessionId } from "../../client/front-doors/http/uuid.js";
 import { resolveConfig } from "../../shared/config.js";
-import { resolveServeSettings, SERVE_DEFAULTS } from "../../shared/serve-config.js";
-import { BwError, ERROR_CODES } from "../../shared/errors.js";
+import { resolveServeSettings, SERVE_DEFAULTS } from "../../client/front-doors/http/serve-config.js";
+import { BwError, ERROR_CODES } from "../../shared/protocol/errors.js";
 
 const code = (fn: () => unknown): string => {
   try {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_HEADER_BYTES, encodeConnectResponse, PROXY_REALM } from "../../shared/proxy/http-connect.js";
-import { parseAbsoluteHttpUrl, parseBasicCredentials, parseProxyRequest, type ProxyRequest } from "../../shared/proxy/http-proxy-request.js";
+import { DEFAULT_MAX_HEADER_BYTES, encodeConnectResponse, PROXY_REALM } from "../../shared/guard/proxy/http-connect.js";
+import { parseAbsoluteHttpUrl, parseBasicCredentials, parseProxyRequest, type ProxyRequest } from "../../shared/guard/proxy/http-proxy-request.js";
 
 const head = (text: string): Buffer => Buffer.from(text, "latin1");
 const FORWARD = { maxHeaderBytes: DEFAULT_MAX_HEADER_BYTES, forward: true };

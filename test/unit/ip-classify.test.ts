@@ -7,7 +7,7 @@ import {
   normalizeHost,
   stricterClass,
   type HostClass,
-} from "../../shared/network-policy/index.js";
+} from "../../shared/guard/policy/index.js";
 
 // [spelling, canonical host] — every spelling must land on the metadata floor.
 const METADATA_SPELLINGS: readonly [string, string][] = [

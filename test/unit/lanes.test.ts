@@ -1,7 +1,7 @@
 // Lanes: what one session's page calls may hold of the worker's main thread.
 import { describe, expect, it } from "vitest";
-import { LaneBudget, wireSize } from "../../daemon/worker/lane-budget.js";
-import { callKind, Lanes, RUNNING_PER_LANE, SLOT_HOLD_MS } from "../../daemon/worker/lanes.js";
+import { LaneBudget, wireSize } from "../../daemon/browser-worker/lane-budget.js";
+import { callKind, Lanes, RUNNING_PER_LANE, SLOT_HOLD_MS } from "../../daemon/browser-worker/lanes.js";
 import { laneLimitsOf, LIMIT_DEFAULTS } from "../../shared/config-limits.js";
 
 const limits = { maxCallArgBytes: 1_000, maxCallResultBytes: 1_000, maxSessionBytesInFlight: 2_500, maxSessionCallsInFlight: 40 };

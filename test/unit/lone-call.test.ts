@@ -2,7 +2,7 @@
 // code of its own (a second statement, an identifier, a comment, a function,
 // a computed member, a newline after `return`) must not be taken for one.
 import { describe, expect, it } from "vitest";
-import { loneCall, loneCallMessage, loneCallResult } from "../../daemon/worker/lone-call.js";
+import { loneCall, loneCallMessage, loneCallResult } from "../../daemon/browser-worker/facades/lone-call.js";
 
 describe("lone-call snippets", () => {
   it("takes one page or locator call with JSON arguments, in each form the compiler reads the same way", () => {

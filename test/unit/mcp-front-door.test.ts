@@ -5,14 +5,14 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readArtifactImage } from "../../client/mcp/artifact-image.js";
-import { connectionSessionName } from "../../client/mcp/connection.js";
-import { errorResult, nextStep } from "../../client/mcp/errors.js";
-import { createOptions } from "../../client/mcp/front-door-calls.js";
-import { parseLabels } from "../../client/mcp/labels.js";
-import { envelopeResult, resultText } from "../../client/mcp/results.js";
-import type { Envelope } from "../../shared/envelope.js";
-import { BwError, ERROR_CODES } from "../../shared/errors.js";
+import { readArtifactImage } from "../../client/front-doors/mcp/artifact-image.js";
+import { connectionSessionName } from "../../client/front-doors/mcp/connection.js";
+import { errorResult, nextStep } from "../../client/front-doors/mcp/errors.js";
+import { createOptions } from "../../client/front-doors/mcp/front-door-calls.js";
+import { parseLabels } from "../../client/front-doors/mcp/labels.js";
+import { envelopeResult, resultText } from "../../client/front-doors/mcp/results.js";
+import type { Envelope } from "../../shared/protocol/envelope.js";
+import { BwError, ERROR_CODES } from "../../shared/protocol/errors.js";
 import { nameProblem } from "../../shared/names.js";
 
 const envelope = (over: Partial<Envelope>): Envelope => ({ ok: true, session: "s", profile: "default", runId: "r", seq: 1, durationMs: 1, console: [], pages: [], artifacts: [], warnings: [], ...over });

@@ -6,11 +6,11 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { checkOperationArgs, OPERATIONS, TARGET_KINDS, checkTarget } from "../../shared/operations/index.js";
-import { allTools, CORE_LIST_MAX_CHARS, CORE_TOOLS, selectTools } from "../../client/mcp/tools.js";
-import { FRONT_DOOR_TOOLS } from "../../client/mcp/front-door-tools.js";
-import { TARGET_SCHEMA, kindSchema } from "../../client/mcp/schema.js";
-import { BwError } from "../../shared/errors.js";
+import { checkOperationArgs, OPERATIONS, TARGET_KINDS, checkTarget } from "../../shared/protocol/operations/index.js";
+import { allTools, CORE_LIST_MAX_CHARS, CORE_TOOLS, selectTools } from "../../client/front-doors/mcp/tools.js";
+import { FRONT_DOOR_TOOLS } from "../../client/front-doors/mcp/front-door-tools.js";
+import { TARGET_SCHEMA, kindSchema } from "../../client/front-doors/mcp/schema.js";
+import { BwError } from "../../shared/protocol/errors.js";
 
 /** The size an MCP client receives for tools/list, as JSON characters. */
 const listChars = (tools: ReturnType<typeof allTools>) => JSON.stringify({ tools: tools.map((t) => t.definition) }).length;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { DEFAULT_PROFILE, isServeName, LOCK_MARKER, MAX_NAME_LENGTH, nameProblem, normalizeProfile, validateName } from "../../shared/names.js";
 
 describe("profile and session names", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { MAX_REASON_LENGTH, NetworkPolicy, type CustomHook, type RequestDetails } from "../../shared/network-policy/index.js";
+import { MAX_REASON_LENGTH, NetworkPolicy, type CustomHook, type RequestDetails } from "../../shared/guard/policy/index.js";
 
 const HARDENED = { allowPrivateNetwork: false, allowLoopback: false } as const;
 const NAVIGATION: RequestDetails = { layer: "route", method: "POST", resourceType: "document", isNavigation: true };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BwError } from "../../shared/errors.js";
-import { proxyTarget } from "../../shared/guard-questions/index.js";
-import { NetworkPolicy, parseHostPattern, type NetworkPolicyOptions } from "../../shared/network-policy/index.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import { proxyTarget } from "../../shared/guard/questions/index.js";
+import { NetworkPolicy, parseHostPattern, type NetworkPolicyOptions } from "../../shared/guard/policy/index.js";
 
 function expectInvalid(build: () => unknown): void {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { proxyTarget } from "../../shared/guard-questions/index.js";
-import { NetworkPolicy, type NetworkPolicyOptions, type RequestDetails } from "../../shared/network-policy/index.js";
+import { proxyTarget } from "../../shared/guard/questions/index.js";
+import { NetworkPolicy, type NetworkPolicyOptions, type RequestDetails } from "../../shared/guard/policy/index.js";
 
 const HARDENED: NetworkPolicyOptions = { allowPrivateNetwork: false, allowLoopback: false };
 const LOOPBACK_ONLY: NetworkPolicyOptions = { allowPrivateNetwork: false, allowLoopback: true };

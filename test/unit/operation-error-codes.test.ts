@@ -1,12 +1,12 @@
 // Every code a typed operation can fail with is documented: each code the
-// operations' own code throws (daemon/worker/ops/) is in the error table, has
+// operations' own code throws (daemon/browser-worker/ops/) is in the error table, has
 // a row in the README's error table, and is in docs/operations.md's table of
 // failures, and every code that table names is a real one.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, isErrorCode } from "../../shared/errors.js";
+import { ERROR_CODES, isErrorCode } from "../../shared/protocol/errors.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
@@ -21,7 +21,7 @@ function sources(dir: string): string[] {
 /** The codes `new BwError("CODE", …)` in the operations' code. */
 function thrownCodes(): Set<string> {
   const codes = new Set<string>();
-  for (const file of sources("daemon/worker/ops")) {
+  for (const file of sources("daemon/browser-worker/ops")) {
     for (const match of read(file).matchAll(/new BwError\(\s*"([A-Z_]+)"/g)) codes.add(match[1]!);
   }
   return codes;

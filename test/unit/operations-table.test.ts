@@ -3,11 +3,11 @@
 // argument checks that name the argument that is wrong.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { checkOperation, OPERATIONS, REF_PATTERN } from "../../shared/operations/index.js";
-import { operationsReference, REFERENCE_BEGIN, REFERENCE_END } from "../../shared/operations/reference.js";
-import { OP_HANDLERS } from "../../daemon/worker/ops/registry.js";
-import { urlMatcher } from "../../daemon/worker/ops/url-glob.js";
-import { opTranscriptText, SECRET_ARG } from "../../daemon/op-transcript.js";
+import { checkOperation, OPERATIONS, REF_PATTERN } from "../../shared/protocol/operations/index.js";
+import { operationsReference, REFERENCE_BEGIN, REFERENCE_END } from "../../shared/protocol/operations/reference.js";
+import { OP_HANDLERS } from "../../daemon/browser-worker/ops/registry.js";
+import { urlMatcher } from "../../daemon/browser-worker/ops/url-glob.js";
+import { opTranscriptText, SECRET_ARG } from "../../daemon/sessions/op-transcript.js";
 import { opArgsFromCli, verbOptions } from "../../cli/op-args.js";
 import { GLOBAL_OPTIONS, POLICY_OPTIONS } from "../../cli/global-options.js";
 import { failure } from "../helpers/failure.js";

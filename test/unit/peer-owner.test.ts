@@ -2,9 +2,9 @@
 // of /proc/net/tcp{,6} (lines as a Linux 6.x kernel prints them), and the
 // check built on it with an injected reader.
 import { describe, expect, it } from "vitest";
-import { createPeerCheck, freshReads, preparePeerCheck, type ReadProcNet } from "../../daemon/worker/proxy/peer-check.js";
-import { findSocketOwner, procNetAddress, tablesFor, type Endpoint } from "../../daemon/worker/proxy/peer-owner.js";
-import { rateLimitedLog } from "../../daemon/worker/browser-guard/rate-limited-log.js";
+import { createPeerCheck, freshReads, preparePeerCheck, type ReadProcNet } from "../../daemon/browser-worker/guard/proxy/peer-check.js";
+import { findSocketOwner, procNetAddress, tablesFor, type Endpoint } from "../../daemon/browser-worker/guard/proxy/peer-owner.js";
+import { rateLimitedLog } from "../../daemon/browser-worker/guard/rate-limited-log.js";
 
 const TCP_HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode                                                     ";
 const TCP6_HEADER = "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode";

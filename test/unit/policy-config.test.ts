@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { applyPolicyOption, policySettingsOf } from "../../client/policy-option.js";
+import { applyPolicyOption, policySettingsOf } from "../../client/library/policy-option.js";
 import { BetterWright, NetworkPolicy } from "../../client/index.js";
 import { resolveConfig } from "../../shared/config.js";
-import { BwError, ERROR_CODES } from "../../shared/errors.js";
-import { GuardCheck, PolicyCheck } from "../../shared/protocol/index.js";
+import { BwError, ERROR_CODES } from "../../shared/protocol/errors.js";
+import { GuardCheck, PolicyCheck } from "../../shared/protocol/methods/index.js";
 
 const homes: string[] = [];
 function home(config?: unknown): string {

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { policySettingsOf } from "../../client/policy-option.js";
+import { policySettingsOf } from "../../client/library/policy-option.js";
 import { resolveConfig } from "../../shared/config.js";
-import { BwError } from "../../shared/errors.js";
-import { NetworkPolicy, POLICY_PRESETS, policyPreset, postureName } from "../../shared/network-policy/index.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import { NetworkPolicy, POLICY_PRESETS, policyPreset, postureName } from "../../shared/guard/policy/index.js";
 
 const homes: string[] = [];
 function home(config?: unknown): string {

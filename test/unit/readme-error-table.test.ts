@@ -1,8 +1,8 @@
 // The README's error table is the published list of codes: every code in
-// the table of shared/errors.ts has a row there, with its exit code.
+// the table of shared/protocol/errors.ts has a row there, with its exit code.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES } from "../../shared/errors.js";
+import { ERROR_CODES } from "../../shared/protocol/errors.js";
 
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 

@@ -3,10 +3,10 @@
 // context is narrower than a secret's widest spelling the stretch by the cut
 // is withheld rather than trusted.
 import { describe, expect, it } from "vitest";
-import { CUT_CONTEXT_CHARS, textContextAround } from "../../shared/envelope.js";
+import { CUT_CONTEXT_CHARS, textContextAround } from "../../shared/protocol/envelope.js";
 import { filterRunOutput } from "../../daemon/vault/output-filter.js";
 import { REDACTED, Redactor } from "../../daemon/vault/redactor.js";
-import { boundResult, RESULT_PREVIEW_CHARS } from "../../daemon/worker/result-bound.js";
+import { boundResult, RESULT_PREVIEW_CHARS } from "../../daemon/browser-worker/result-bound.js";
 import { longestSpellingChars } from "../../daemon/vault/secret-spellings.js";
 
 const SECRET = "pa$$ w&rd<42>";

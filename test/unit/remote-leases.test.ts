@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { RemoteLeases } from "../../daemon/egress/remote-leases.js";
-import { BwError } from "../../shared/errors.js";
+import { RemoteLeases } from "../../daemon/guard/remote-leases.js";
+import { BwError } from "../../shared/protocol/errors.js";
 
 const basic = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { boundResult, RESULT_PREVIEW_CHARS } from "../../daemon/worker/result-bound.js";
-import type { WorkerOutcome } from "../../shared/envelope.js";
+import { boundResult, RESULT_PREVIEW_CHARS } from "../../daemon/browser-worker/result-bound.js";
+import type { WorkerOutcome } from "../../shared/protocol/envelope.js";
 import { describeFsError, isStorageFailure } from "../../shared/fs-problem.js";
 
 const outcome = (result: unknown, ok = true): WorkerOutcome => ({ ok, result, console: [], pages: [], artifacts: [], warnings: [] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RunAftermath } from "../../daemon/worker/run-aftermath.js";
+import { RunAftermath } from "../../daemon/browser-worker/run-aftermath.js";
 
 const settledWithin = async (promise: Promise<unknown>, ms: number): Promise<boolean> =>
   Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);

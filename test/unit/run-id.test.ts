@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newRunId } from "../../shared/run-id.js";
+import { newRunId } from "../../client/library/run-id.js";
 
 describe("run ids", () => {
   it("are v4 UUIDs, all different, across more than one read of the random source", () => {

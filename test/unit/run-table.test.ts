@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { BwError } from "../../shared/errors.js";
-import type { Envelope } from "../../shared/envelope.js";
-import { RESULT_TTL_MS, RunTable } from "../../daemon/runs.js";
+import { BwError } from "../../shared/protocol/errors.js";
+import type { Envelope } from "../../shared/protocol/envelope.js";
+import { RESULT_TTL_MS, RunTable } from "../../daemon/sessions/runs.js";
 
 function envelope(result: unknown): Envelope {
   return { ok: true, result, session: "s", profile: "default", runId: "r", seq: 1, durationMs: 1, console: [], pages: [], artifacts: [], warnings: [] };

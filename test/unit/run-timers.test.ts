@@ -1,6 +1,6 @@
 // A run's timers: bounded, cleared by either clear function, and silent once the run ends.
 import { describe, expect, it } from "vitest";
-import { MAX_TIMERS_PER_RUN, MIN_INTERVAL_MS, RunTimers } from "../../daemon/worker/run-timers.js";
+import { MAX_TIMERS_PER_RUN, MIN_INTERVAL_MS, RunTimers } from "../../daemon/browser-worker/run-timers.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

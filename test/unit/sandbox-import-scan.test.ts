@@ -3,7 +3,7 @@
 // whitespace or comments sit between the keyword and the parenthesis.
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
-import { mentionsDynamicImport } from "../../daemon/worker/sandbox/compile.js";
+import { mentionsDynamicImport } from "../../daemon/browser-worker/realm/compile.js";
 
 /** Whether V8 itself performs a dynamic import when running `code` (with or without --experimental-vm-modules). */
 async function v8SeesImport(code: string): Promise<boolean> {

@@ -3,7 +3,7 @@
 // how two specs differ (SESSION_EXISTS), and what Playwright is handed.
 import { describe, expect, it } from "vitest";
 import { createParamsFrom, type SessionCreateArgs } from "../../cli/session-options.js";
-import { contextOptions } from "../../daemon/worker/isolated-context.js";
+import { contextOptions } from "../../daemon/browser-worker/isolated-context.js";
 import {
   checkLocale,
   checkOrigin,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BwError } from "../../shared/errors.js";
+import { BwError } from "../../shared/protocol/errors.js";
 import { normalizeSite, parseSite, siteMatchScore, siteMatches, tryParseSite } from "../../daemon/vault/site-match.js";
 
 describe("normalizeSite", () => {

@@ -2,11 +2,11 @@
 // masking passwords, the line diff, cursor paging over a capture, the ring
 // buffers' drop counts and the URLs they keep.
 import { describe, expect, it } from "vitest";
-import { collectRefs, describeNode, findRef, maskPasswords, PASSWORD_MASK, renderTree, type AriaTree } from "../../daemon/worker/ops/snapshot/aria-render.js";
-import { CAPTURE_TTL_MS, CaptureStore, MAX_CAPTURE_CHARS, MAX_CAPTURES_PER_PAGE } from "../../daemon/worker/ops/snapshot/captures.js";
-import { diffLines, editScript } from "../../daemon/worker/ops/snapshot/line-diff.js";
-import { RingBuffer } from "../../daemon/worker/ops/observe/ring-buffer.js";
-import { safeUrl } from "../../daemon/worker/ops/observe/safe-url.js";
+import { collectRefs, describeNode, findRef, maskPasswords, PASSWORD_MASK, renderTree, type AriaTree } from "../../daemon/browser-worker/ops/snapshot/aria-render.js";
+import { CAPTURE_TTL_MS, CaptureStore, MAX_CAPTURE_CHARS, MAX_CAPTURES_PER_PAGE } from "../../daemon/browser-worker/ops/snapshot/captures.js";
+import { diffLines, editScript } from "../../daemon/browser-worker/ops/snapshot/line-diff.js";
+import { RingBuffer } from "../../daemon/browser-worker/ops/observe/ring-buffer.js";
+import { safeUrl } from "../../daemon/browser-worker/ops/observe/safe-url.js";
 import { failure } from "../helpers/failure.js";
 import { SeededRng } from "../helpers/seeded-rng.js";
 

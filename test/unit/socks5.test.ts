@@ -15,7 +15,7 @@ import {
   SocksCommand,
   SocksMethod,
   SocksReply,
-} from "../../shared/proxy/socks5.js";
+} from "../../shared/guard/proxy/socks5.js";
 
 const bytes = (...values: number[]): Buffer => Buffer.from(values);
 

@@ -2,7 +2,7 @@
 // the bytes and the pixel cap checked before a capture.
 import { describe, expect, it } from "vitest";
 import { PREVIEW_CHARS, previewOf, SPILL_THRESHOLD_CHARS, spillText, untrustedDocument } from "../../daemon/artifacts/spill.js";
-import { imageSize, pixelProblem, MAX_SCREENSHOT_PIXELS } from "../../daemon/worker/services/screenshots.js";
+import { imageSize, pixelProblem, MAX_SCREENSHOT_PIXELS } from "../../daemon/browser-worker/snippet-services/screenshots.js";
 
 describe("spilled output", () => {
   it("spills only results whose JSON is longer than the threshold", () => {

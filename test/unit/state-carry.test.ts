@@ -1,10 +1,10 @@
-// `state` carried across a retired realm (sandbox/context-state.ts): plain
+// `state` carried across a retired realm (daemon/browser-worker/realm/in-context/context-state.ts): plain
 // data leaves one context as text and is rebuilt in a fresh one exactly, with
 // its cycles and shared references; anything else keeps the realm (export
 // answers `carry: false`), and export never runs a snippet's getter, trap or
 // replaced built-in while it reads.
 import { describe, expect, it } from "vitest";
-import { STATE_CARRY_MAX_CHARS } from "../../daemon/worker/realm/session-realm.js";
+import { STATE_CARRY_MAX_CHARS } from "../../daemon/browser-worker/realm/session-realm.js";
 import { StandInSession } from "../helpers/sandbox-host.js";
 
 async function ran(session: StandInSession, code: string): Promise<unknown> {

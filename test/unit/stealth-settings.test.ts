@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { daemonSettingsOf, resolveConfig } from "../../shared/config.js";
 import { findBrowser } from "../../shared/browser-discovery.js";
-import { desktopUserAgent, stealthArgs } from "../../daemon/worker/stealth/stealth-launch.js";
+import { desktopUserAgent, stealthArgs } from "../../daemon/browser-worker/stealth/stealth-launch.js";
 import { failure } from "../helpers/failure.js";
 
 describe("the stealth setting", () => {

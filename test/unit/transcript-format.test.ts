@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Transcript } from "../../daemon/transcript.js";
+import { Transcript } from "../../daemon/sessions/transcript.js";
 import { lastSeqOf, parseTranscript, readTranscript, rotatedPath, type TranscriptEntry } from "../../shared/transcript-format.js";
 
 function entry(seq: number, extra: Partial<TranscriptEntry> = {}): TranscriptEntry {

@@ -2,11 +2,11 @@
 // and its snippet are redacted, or the whole output is withheld; and the two
 // method registries keep the owner's vault methods off the worker's pipe.
 import { describe, expect, it } from "vitest";
-import type { WorkerOutcome } from "../../shared/envelope.js";
+import type { WorkerOutcome } from "../../shared/protocol/envelope.js";
 import {
   VaultAdd, VaultAudit, VaultCommit, VaultDiscard, VaultFill, VaultGenerate, VaultList, VaultListForSite, VaultRemove, VaultShow, VaultUpdate,
-} from "../../shared/protocol/index.js";
-import { MethodRegistry } from "../../shared/rpc.js";
+} from "../../shared/protocol/methods/index.js";
+import { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { registerVaultMethods } from "../../daemon/methods/vault-methods.js";
 import { registerWorkerMethods } from "../../daemon/methods/worker-methods.js";
 import { filterLogLine, filterRunOutput, WITHHELD } from "../../daemon/vault/output-filter.js";

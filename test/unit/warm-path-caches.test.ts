@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import vm from "node:vm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TITLE_REUSE_MS, TitleReuse } from "../../daemon/worker/page-titles.js";
-import { ScriptCache } from "../../daemon/worker/sandbox/script-cache.js";
-import { Transcript } from "../../daemon/transcript.js";
+import { TITLE_REUSE_MS, TitleReuse } from "../../daemon/browser-worker/page-titles.js";
+import { ScriptCache } from "../../daemon/browser-worker/realm/script-cache.js";
+import { Transcript } from "../../daemon/sessions/transcript.js";
 import { readTranscript } from "../../shared/transcript-format.js";
 
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {

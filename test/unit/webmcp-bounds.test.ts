@@ -1,9 +1,9 @@
 // The bridge's pure bounds and the MCP names of a page's tools.
 import { describe, expect, it } from "vitest";
 import { boundResult, boundTool, MAX_MCP_TOOL_NAME, MAX_WEBMCP_RESULT_CHARS, MAX_WEBMCP_SCHEMA_CHARS, PAGE_TOOL_PREFIX, pageToolNames } from "../../shared/webmcp.js";
-import { OPERATIONS } from "../../shared/operations/index.js";
-import { FRONT_DOOR_TOOLS } from "../../client/mcp/front-door-tools.js";
-import { webmcpTimeoutMs, WEBMCP_CANCEL_MARGIN_MS } from "../../daemon/worker/webmcp/budget.js";
+import { OPERATIONS } from "../../shared/protocol/operations/index.js";
+import { FRONT_DOOR_TOOLS } from "../../client/front-doors/mcp/front-door-tools.js";
+import { webmcpTimeoutMs, WEBMCP_CANCEL_MARGIN_MS } from "../../daemon/browser-worker/webmcp/budget.js";
 
 describe("page tool names in MCP", () => {
   it("can never be one of ours: every one carries the prefix, and none of ours does", () => {

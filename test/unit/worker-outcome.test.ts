@@ -2,7 +2,7 @@
 // codes of the error table, bounded lists and strings, download ids the
 // worker makes (UUIDs). Anything else is refused whole, never trimmed.
 import { describe, expect, it } from "vitest";
-import { workerOutcome, WorkerExec, WorkerPing } from "../../shared/protocol/index.js";
+import { workerOutcome, WorkerExec, WorkerPing } from "../../shared/protocol/methods/index.js";
 
 const base = { ok: true, console: [], pages: [], artifacts: [], warnings: [] };
 const download = { id: "0b0d7a63-1c2e-4a4b-8d3e-5f6a7b8c9d0e", url: "http://127.0.0.1/f.pdf", suggestedFilename: "f.pdf", status: "accepted", path: "/home/u/.betterwright/artifacts/default/s/download-x.pdf", bytes: 5, at: "2026-01-01T00:00:00.000Z" };

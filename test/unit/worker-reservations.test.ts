@@ -2,8 +2,8 @@
 // exits without committing it (killed, crashed): otherwise it would count
 // against the caps until it expired. Committed reservations are left alone.
 import { describe, expect, it } from "vitest";
-import { ArtifactsCommit, ArtifactsReserve } from "../../shared/protocol/index.js";
-import { MethodRegistry } from "../../shared/rpc.js";
+import { ArtifactsCommit, ArtifactsReserve } from "../../shared/protocol/methods/index.js";
+import { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { registerWorkerMethods } from "../../daemon/methods/worker-methods.js";
 
 function setUp() {
