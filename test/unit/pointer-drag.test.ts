@@ -2,7 +2,7 @@
 // (a long way takes longer steps, never more of them), a nudge after the
 // press, a pause after each move and a hold before the release.
 import { describe, expect, it } from "vitest";
-import { DRAG_HOLD_MS, DRAG_STEP_PAUSE_MS, DRAG_STEP_PX, dragPath, MAX_DRAG_STEPS, pointerDrag, type Point } from "../../daemon/worker/ops/pointer-drag.js";
+import { DRAG_HOLD_MS, DRAG_STEP_PAUSE_MS, DRAG_STEP_PX, dragPath, MAX_DRAG_STEPS, pointerDrag, type Point } from "../../daemon/browser-worker/ops/pointer-drag.js";
 
 describe("a drag's way", () => {
   it("goes in steps of at most the bound, ending on the target", () => {
