@@ -104,6 +104,8 @@ export interface RefBinding {
   tree: AriaTree;
   /** Per frame prefix (f1…), a handle of one of its elements: dead once that frame navigated. */
   frames: ReadonlyMap<string, ElementHandle>;
+  /** The prefixes of child frames' refs (a main frame's refs may carry one too, and need no mark). */
+  framed: ReadonlySet<string>;
 }
 
 export class SessionPageState {
