@@ -3,8 +3,9 @@
 // page.title(), or the read made for the previous envelope when runs follow
 // each other closely (a repl stream). It may only when nothing could have
 // changed the title since the read began: no other browser call of the session
-// started, ended or is still in flight, no typed operation ran, no page of the
-// session navigated or raised a dialog, and the read ended at most
+// started, ended or is still in flight, no typed operation ran but one that
+// only reads (snapshot, find, read: theirs tell the title on the way), no page
+// of the session navigated or raised a dialog, and the read ended at most
 // TITLE_REUSE_MS before the envelope.
 
 /** How old an earlier title read may be and still stand in for the envelope's. */
@@ -46,13 +47,17 @@ export class TitleReuse {
     }
   }
 
-  /** Runs a page.title() on `pageId` (the snippet's, or the envelope's), remembering its answer when nothing else happened meanwhile. */
-  async read<T>(pageId: string, title: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a read of `pageId`'s title (a page.title() of the snippet's or the envelope's, or a read that tells the
+   * title with other things, `titleOf` picking it out), remembering the title when nothing else happened meanwhile.
+   */
+  async read<T>(pageId: string, read: () => Promise<T>, titleOf: (value: T) => unknown = (value) => value): Promise<T> {
     const epoch = this.epoch;
     const quiet = this.acting === 0;
-    const value = await title();
-    if (quiet && this.acting === 0 && this.epoch === epoch && typeof value === "string") {
-      this.seen.set(pageId, { title: value, epoch, at: this.now() });
+    const value = await read();
+    const title = titleOf(value);
+    if (quiet && this.acting === 0 && this.epoch === epoch && typeof title === "string") {
+      this.seen.set(pageId, { title, epoch, at: this.now() });
     }
     return value;
   }

@@ -117,11 +117,12 @@ export class WorkerSession {
 
   /** Runs a snippet, or a typed operation (trusted code, no realm), in the same lane and budget. */
   async exec(code: string | OpStart, budgetMs: number, runId: string, args?: unknown): Promise<WorkerOutcome> {
-    // A typed operation's browser calls do not pass through the run's title check: no earlier read stands after one.
+    // A typed operation's browser calls do not pass through the run's title check: no earlier read stands after one,
+    // but a read-only operation's own read of a title (it tells it on the way) stands after it.
     const operation = typeof code !== "string";
     if (operation) this.titles.changed();
     const outcome = await this.execInner(code, budgetMs, runId, args);
-    if (operation) this.titles.changed();
+    if (operation && !code.readsOnly) this.titles.changed();
     outcome.pages = await this.pageInfosWithTitles();
     return boundResult(outcome);
   }
@@ -325,6 +326,7 @@ export class WorkerSession {
       fileArgs: this.options.fileArgs,
       downloadHistory: this.options.downloadHistory,
       elementWaitMs: DEFAULT_ELEMENT_WAIT_MS,
+      readTitle: (pageId, read, titleOf) => this.titles.read(pageId, read, titleOf),
     });
   }
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { destroyHome, tempHome } from "../helpers/cli.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
-import { startStdioMcp, textOf, type StdioMcp } from "../helpers/mcp-client.js";
+import { countedCalls, startStdioMcp, type StdioMcp } from "../helpers/mcp-client.js";
 
 const PEER_CALLS = 6;
 const PEER_BYTES = 2_494;
@@ -30,15 +30,8 @@ describe("the row task over MCP with the core tools", () => {
   });
 
   it("clicks row 217's button and reads what changed in fewer calls and bytes than Playwright's MCP server", async () => {
-    let calls = 0;
-    let bytes = 0;
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const result = await mcp.client.callTool({ name, arguments: args });
-      expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
-      calls += 1;
-      bytes += Buffer.byteLength(JSON.stringify(args)) + Buffer.byteLength(textOf(result));
-      return textOf(result);
-    };
+    const task = countedCalls(mcp.client);
+    const call = task.call;
     await call("navigate", { url: `${server.url}/orders` });
     const found = await call("find", { query: "Order 217 " });
     expect(found.split("\n")[0]).toContain("Order 217 |");
@@ -49,8 +42,8 @@ describe("the row task over MCP with the core tools", () => {
     expect(changed).toMatch(/\+ .*Order 217 \| approved/);
     expect(changed).not.toContain("Order 216");
     console.log(found, changed);
-    console.log(`row task over MCP (core tools): ${calls} calls, ${bytes} bytes; Playwright MCP: ${PEER_CALLS} calls, ${PEER_BYTES} bytes`);
-    expect(calls).toBeLessThanOrEqual(PEER_CALLS);
-    expect(bytes).toBeLessThanOrEqual(PEER_BYTES);
+    console.log(`row task over MCP (core tools): ${task.calls} calls, ${task.bytes} bytes; Playwright MCP: ${PEER_CALLS} calls, ${PEER_BYTES} bytes`);
+    expect(task.calls).toBeLessThanOrEqual(PEER_CALLS);
+    expect(task.bytes).toBeLessThanOrEqual(PEER_BYTES);
   });
 });

@@ -109,6 +109,16 @@ describe("snapshots and observation", () => {
     expect(transcript).toContain('\\"value\\":\\"alice\\"');
   });
 
+  it("names the page's title as it is now in the envelope of a snapshot, find and read, after the page renamed itself", async () => {
+    await op("navigate", `${server.url}/form`);
+    for (const [i, verb] of (["snapshot", "find", "read"] as const).entries()) {
+      await runCli(["exec", ...S, "-c", `await page.evaluate(() => { document.title = "Renamed ${i}" }); return 1`], { home });
+      const out = await op(verb, ...(verb === "find" ? ["Save"] : []));
+      expect(out.pages[0].title, verb).toBe(`Renamed ${i}`);
+      if (verb === "read") expect(out.result.title).toBe(`Renamed ${i}`);
+    }
+  });
+
   it("keeps console, errors and network per page across runs, bounded, and says what it dropped", async () => {
     await op("navigate", `${server.url}/noisy`);
     await runCli(["exec", ...S, "-c", "return 1"], { home });

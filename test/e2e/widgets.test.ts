@@ -199,6 +199,17 @@ describe("real widgets, by typed operations", () => {
     expect(await result()).toBe("Result: Fix login, Write tests, Update docs, Ship release");
   });
 
+  it("drags a SortableJS item across several others, down to the last place and back up to the first", async () => {
+    await open("/sortable.html");
+    expect(await result()).toBe("Result: Write tests, Fix login, Ship release, Update docs");
+    const board = await snapshot();
+    await verb("drag", refOf(board, 'button "Move Write tests"'), refOf(board, 'button "Move Update docs"'));
+    expect(await result()).toBe("Result: Fix login, Ship release, Update docs, Write tests");
+    const moved = await snapshot();
+    await op("drag", { source: refOf(moved, 'button "Move Write tests"'), target: refOf(moved, 'button "Move Fix login"') });
+    expect(await result()).toBe("Result: Write tests, Fix login, Ship release, Update docs");
+  });
+
   it("gets past a cookie banner, then clicks what it covered", async () => {
     await open("/cookie.html");
     const page = await snapshot();

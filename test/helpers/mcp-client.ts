@@ -92,3 +92,33 @@ export function refOf(snapshotText: string, needle: string): string {
   if (!ref) throw new Error(`no ref for ${needle} in:\n${snapshotText}`);
   return ref;
 }
+
+/** Tool calls as an agent makes them, tallied as a task's cost: calls, and bytes of arguments sent and result text read. */
+export interface CountedCalls {
+  call(name: string, args: Record<string, unknown>): Promise<string>;
+  readonly calls: number;
+  readonly bytes: number;
+  /** Every answer's text, in order. */
+  readonly answers: readonly string[];
+}
+
+/** A failed call throws with the tool's words, as it would stop an agent's task. */
+export function countedCalls(client: Client): CountedCalls {
+  const answers: string[] = [];
+  let calls = 0;
+  let bytes = 0;
+  return {
+    async call(name, args) {
+      const result = await client.callTool({ name, arguments: args });
+      const text = textOf(result);
+      if (result.isError) throw new Error(`${name}: ${text}`);
+      calls += 1;
+      bytes += Buffer.byteLength(JSON.stringify(args)) + Buffer.byteLength(text);
+      answers.push(text);
+      return text;
+    },
+    get calls() { return calls; },
+    get bytes() { return bytes; },
+    answers,
+  };
+}

@@ -54,13 +54,23 @@ describe("MCP tools from the operation table", () => {
   });
 
   it("describes targets the way checkTarget reads them", () => {
-    const objectBranch = (TARGET_SCHEMA.anyOf as Record<string, unknown>[])[1] as { properties: Record<string, unknown> };
-    for (const kind of TARGET_KINDS) expect(Object.keys(objectBranch.properties)).toContain(kind);
+    const objectBranch = (TARGET_SCHEMA.anyOf as Record<string, unknown>[])[1] as {
+      properties: Record<string, { type: string }>; propertyNames: { enum: string[] }; additionalProperties: { type: string };
+    };
+    const fields = objectBranch.propertyNames.enum;
+    for (const kind of TARGET_KINDS) expect(fields).toContain(kind);
+    // Each field's type as the schema gives it: its own entry, else the one every other field has.
+    const typeOf = (key: string) => objectBranch.properties[key]?.type ?? objectBranch.additionalProperties.type;
     const samples = [{ ref: "e1" }, { role: "button", name: "Go", exact: true }, { text: "Hi", exact: false }, { label: "Email" }, { placeholder: "you@" }, { testId: "x" }, { selector: "#a" }, { x: 1, y: 2 }];
     for (const sample of samples) {
-      for (const key of Object.keys(sample)) expect(Object.keys(objectBranch.properties)).toContain(key);
+      for (const [key, value] of Object.entries(sample)) {
+        expect(fields).toContain(key);
+        expect(typeOf(key)).toBe(typeof value);
+      }
       expect(() => checkTarget(sample, "t")).not.toThrow();
     }
+    expect(() => checkTarget({ bogus: "x" }, "t")).toThrow(BwError);
+    expect(fields).not.toContain("bogus");
     expect(new RegExp((TARGET_SCHEMA.anyOf as { pattern?: string }[])[0]!.pattern!).test("f1e23")).toBe(true);
   });
 

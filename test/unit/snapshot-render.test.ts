@@ -3,6 +3,7 @@
 // buffers' drop counts and the URLs they keep.
 import { describe, expect, it } from "vitest";
 import { collectRefs, describeNode, findRef, maskPasswords, PASSWORD_MASK, renderTree, type AriaTree } from "../../daemon/browser-worker/ops/snapshot/aria-render.js";
+import { childFrameRefs } from "../../daemon/browser-worker/ops/snapshot/take-snapshot.js";
 import { CAPTURE_TTL_MS, CaptureStore, MAX_CAPTURE_CHARS, MAX_CAPTURES_PER_PAGE } from "../../daemon/browser-worker/ops/snapshot/captures.js";
 import { diffLines, editScript } from "../../daemon/browser-worker/ops/snapshot/line-diff.js";
 import { RingBuffer } from "../../daemon/browser-worker/ops/observe/ring-buffer.js";
@@ -90,6 +91,21 @@ describe("rendering a snapshot", () => {
       expect(text).not.toContain("hunter2");
       expect(text).toContain(`textbox "Pass" [e6]: ${PASSWORD_MASK}`);
     }
+  });
+
+  it("masks every textbox value when the page's password values could not be read", () => {
+    const text = renderTree(maskPasswords(structuredClone(tree), "all"), { interactive: true, pageUrl: PAGE }).join("\n");
+    expect(text).not.toContain("hunter2");
+    expect(text).toContain(`textbox "User" [e4]: ${PASSWORD_MASK}`);
+    expect(text).toContain(`textbox "Pass" [e6]: ${PASSWORD_MASK}`);
+  });
+
+  it("tells a child frame's refs from the main frame's, which carry a prefix too after a second document", () => {
+    const framed: AriaTree = [{ role: "main", ref: "f3e1", children: [
+      { role: "button", name: "Top", ref: "f3e2" },
+      { role: "iframe", ref: "f3e3", children: [{ role: "button", name: "Pay", ref: "f5e1" }, { role: "iframe", ref: "f5e2", children: [{ role: "link", ref: "f6e1" }] }] },
+    ] }];
+    expect([...childFrameRefs(framed)]).toEqual([["f5", "f5e1"], ["f6", "f6e1"]]);
   });
 
   it("knows every ref of the tree, shown or not, and names a ref's element", () => {

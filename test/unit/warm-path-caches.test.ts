@@ -28,6 +28,15 @@ describe("a run's own title read standing in for the envelope's", () => {
     expect(titles.fresh("p2")).toBeUndefined();
   });
 
+  it("takes the title out of a read that tells more (a snapshot's document read), and nothing from one without it", async () => {
+    const titles = new TitleReuse(now);
+    const facts = await titles.read("p1", async () => ({ document: 3, title: "Front" }), (r) => r.title);
+    expect(facts).toEqual({ document: 3, title: "Front" });
+    expect(titles.fresh("p1")).toBe("Front");
+    await titles.read("p2", async () => ({ title: null }), (r) => r.title);
+    expect(titles.fresh("p2")).toBeUndefined();
+  });
+
   it("falls when another call of the run starts, ends or is in flight after the read began", async () => {
     const titles = new TitleReuse(now);
     await titles.read("p1", async () => "Front");

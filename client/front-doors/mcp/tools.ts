@@ -40,22 +40,25 @@ const FRONT_DOOR_READ_ONLY = new Set(["more", "session_list", "state_list", "run
 
 /** The default set: what an agent needs to browse, read and act; the rest is `--tools all` or named. */
 export const CORE_TOOLS: readonly string[] = [
-  "navigate", "back", "snapshot", "find", "read", "click", "type", "fill", "select", "press", "wait_for", "screenshot", "tabs",
+  "navigate", "back", "snapshot", "find", "read", "click", "type", "fill", "fill_form", "select", "press", "wait_for", "screenshot", "tabs",
   "run", "more", "session_create", "session_list", "session_close", "state_save", "state_list",
 ];
 
 /** The budget of the default list's tools/list JSON, in characters (the issue's bound is 20 KB; Playwright's MCP server sends about 18 KB). */
 export const CORE_LIST_MAX_CHARS = 16_000;
 
-export const SESSION_ARG: JsonSchema = { type: "string", maxLength: 64, description: "another session (default: this connection's)" };
+// Its bounds are the session-name rule's (validateName), which refuses a bad name with its own words.
+export const SESSION_ARG: JsonSchema = { type: "string", description: "another session (default: this connection's)" };
 
+// openWorldHint is left out where it is true: that is its default (MCP's ToolAnnotations), and every byte of
+// the core list is paid for in each conversation.
 function annotations(spec: OperationSpec, kind: ToolEntry["kind"]): ToolAnnotations {
   if (kind === "operation") {
-    if (READ_ONLY.has(spec.name)) return { readOnlyHint: true, openWorldHint: true };
-    return { readOnlyHint: false, destructiveHint: !NOT_DESTRUCTIVE.has(spec.name), openWorldHint: true };
+    if (READ_ONLY.has(spec.name)) return { readOnlyHint: true };
+    return { readOnlyHint: false, destructiveHint: !NOT_DESTRUCTIVE.has(spec.name) };
   }
   if (FRONT_DOOR_READ_ONLY.has(spec.name)) return { readOnlyHint: true, openWorldHint: false };
-  if (spec.name === "run") return { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
+  if (spec.name === "run") return { readOnlyHint: false, destructiveHint: true };
   return { readOnlyHint: false, destructiveHint: spec.name.endsWith("_close") || spec.name.endsWith("_remove"), openWorldHint: false };
 }
 

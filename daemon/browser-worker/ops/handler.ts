@@ -5,9 +5,11 @@ import type { OpContext } from "./op-context.js";
 
 export interface OpHandler {
   readonly name: string;
+  /** The operation only reads pages (it changes none, nor their titles). */
+  readonly readsOnly: boolean;
   run(ctx: OpContext, args: Record<string, unknown>): Promise<unknown>;
 }
 
-export function handle<const S extends readonly ArgSpec[], R>(spec: OperationSpec<S, R>, run: (ctx: OpContext, args: ArgsOf<S>) => Promise<R>): OpHandler {
-  return { name: spec.name, run: (ctx, args) => run(ctx, args as ArgsOf<S>) };
+export function handle<const S extends readonly ArgSpec[], R>(spec: OperationSpec<S, R>, run: (ctx: OpContext, args: ArgsOf<S>) => Promise<R>, options: { readsOnly?: boolean } = {}): OpHandler {
+  return { name: spec.name, readsOnly: options.readsOnly === true, run: (ctx, args) => run(ctx, args as ArgsOf<S>) };
 }

@@ -21,6 +21,11 @@ export interface OpSessionContext {
   downloadHistory(): DownloadOutcome[];
   /** How long a target that matches nothing, or that another element covers, is waited for before the operation fails. */
   readonly elementWaitMs: number;
+  /**
+   * Runs a read that tells `pageId`'s title (`titleOf` picks it out): an operation that only reads hands it to
+   * the envelope, which then need not read the title again (../page-titles.ts).
+   */
+  readTitle<T>(pageId: string, read: () => Promise<T>, titleOf: (value: T) => unknown): Promise<T>;
 }
 
 export interface OpContext extends OpSessionContext {
@@ -32,8 +37,11 @@ export interface OpContext extends OpSessionContext {
   defer(release: () => Promise<unknown>): void;
 }
 
-/** How the session starts an operation in its lane: the result, or a thrown (Bw)Error. */
-export type OpStart = ((context: OpSessionContext) => Promise<unknown>) & { readonly label?: string };
+/**
+ * How the session starts an operation in its lane: the result, or a thrown (Bw)Error. One that `readsOnly`
+ * changes no page, so a title it read still stands for the envelope.
+ */
+export type OpStart = ((context: OpSessionContext) => Promise<unknown>) & { readonly label?: string; readonly readsOnly?: boolean };
 
 /** The run an operation ends: the browser calls it has in flight, and its outcome. */
 export interface OpRun {

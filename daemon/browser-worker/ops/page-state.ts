@@ -13,6 +13,11 @@ export function alive(handle: JSHandle): Promise<boolean> {
   return handle.evaluate(() => 0).then(() => true, () => false);
 }
 
+/** A function run in the page on its `document` (serialized: it may use nothing from outside itself). */
+export type DocumentRead<T> = (document: unknown) => T;
+
+const nothing: DocumentRead<0> = () => 0;
+
 /**
  * The document a page shows, as a number that changes when it navigates to
  * another document (not on a same-document navigation). Told by a handle on
@@ -24,11 +29,17 @@ export class PageDocument {
 
   constructor(private readonly page: Page) {}
 
-  /** The number of the document shown now (a new one after a navigation). */
-  async current(): Promise<number> {
-    if (this.handle && (await alive(this.handle))) return this.generation;
-    void this.handle?.dispose().catch(() => {});
-    this.handle = undefined;
+  /**
+   * The number of the document shown now (a new one after a navigation), and what `read` finds in it: one round trip while the document
+   * stands (the read is what tells that it does). `read` must not throw, or the document counts as gone.
+   */
+  async read<T>(read: DocumentRead<T>): Promise<{ document: number; value: T }> {
+    if (this.handle) {
+      const found = await this.handle.evaluate(read).then((value) => ({ value }), () => undefined);
+      if (found) return { document: this.generation, value: found.value as T };
+      void this.handle.dispose().catch(() => {});
+      this.handle = undefined;
+    }
     // Runs in the page, where `document` is the page's own (an unforgeable global).
     const documentOfPage = () => (globalThis as { document?: unknown }).document;
     try {
@@ -37,12 +48,19 @@ export class PageDocument {
       // A navigation in flight destroyed the context: once more, in the next document.
       this.handle = await this.page.evaluateHandle(documentOfPage);
     }
-    return ++this.generation;
+    const document = ++this.generation;
+    return { document, value: (await this.handle.evaluate(read)) as T };
+  }
+
+  /** What `read` finds in document `generation`, or undefined once the page shows another (never makes a new number). */
+  async within<T>(generation: number, read: DocumentRead<T>): Promise<{ value: T } | undefined> {
+    if (this.handle === undefined || this.generation !== generation) return undefined;
+    return this.handle.evaluate(read).then((value) => ({ value: value as T }), () => undefined);
   }
 
   /** Whether the page still shows document `generation` (never makes a new number). */
   async still(generation: number): Promise<boolean> {
-    return this.handle !== undefined && this.generation === generation && alive(this.handle);
+    return (await this.within(generation, nothing)) !== undefined;
   }
 
   /** The number last seen, without asking the page. */
@@ -86,6 +104,8 @@ export interface RefBinding {
   tree: AriaTree;
   /** Per frame prefix (f1…), a handle of one of its elements: dead once that frame navigated. */
   frames: ReadonlyMap<string, ElementHandle>;
+  /** The prefixes of child frames' refs (a main frame's refs may carry one too, and need no mark). */
+  framed: ReadonlySet<string>;
 }
 
 export class SessionPageState {

@@ -41,7 +41,7 @@ export function operationRun(name: string, rawArgs: unknown, elementWaitMs?: num
     const { args } = checkOperation(name, rawArgs);
     await session.pages.ensure();
     return runHandler(name, elementWaitMs === undefined ? session : { ...session, elementWaitMs }, args, { secretArg: (path) => { secretArgs.push(path); }, textCut: (context) => { textContext = context; } });
-  }, { label: `the ${name} operation` });
+  }, { label: `the ${name} operation`, readsOnly: OP_HANDLERS.get(name)?.readsOnly === true });
   return {
     start,
     finish: (outcome) => ({

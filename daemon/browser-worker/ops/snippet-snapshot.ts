@@ -19,7 +19,7 @@ export function snippetSnapshot(plain: ScopeFunction, session: () => { pages: Pa
       const asOperation = opts !== null && typeof opts === "object" && OPERATION_ONLY.some((k) => Object.hasOwn(opts, k));
       if (!asOperation) return plain.call(run, args);
       const { args: checked } = checkOperation("snapshot", opts);
-      return runHandler("snapshot", { ...session(), run, guard: (action) => action(), scope: () => undefined, fileArgs: (_t, _m, a) => a, downloadHistory: () => [], elementWaitMs: DEFAULT_ELEMENT_WAIT_MS }, checked);
+      return runHandler("snapshot", { ...session(), run, guard: (action) => action(), scope: () => undefined, fileArgs: (_t, _m, a) => a, downloadHistory: () => [], elementWaitMs: DEFAULT_ELEMENT_WAIT_MS, readTitle: (_pageId, read) => read() }, checked);
     },
   };
 }

@@ -56,7 +56,7 @@ async function resolveRef(ctx: OpContext, page: Page, pageId: string, ref: strin
   const early = node ? meaningHolds(page, ref, node) : undefined;
   if (!(await ctx.state.entry(pageId).document.still(binding.document))) throw stale(`page ${pageId} has navigated to another document since the snapshot ${ref} comes from`);
   const prefix = FRAME_PREFIX.exec(ref)?.[1];
-  if (prefix !== undefined) {
+  if (prefix !== undefined && binding.framed.has(prefix)) {
     const mark = binding.frames.get(prefix);
     if (!mark || !(await alive(mark))) throw stale(`the frame of ${ref} has navigated or closed since the snapshot`);
   }

@@ -14,6 +14,8 @@ import { resolveElement } from "../targets.js";
 export const FIND_REGEX_BUDGET_MS = 200;
 const DEFAULT_FIND_LIMIT = 20;
 const DEFAULT_OBSERVE_LIMIT = 50;
+/** These change no page: a title they read stands for the envelope (page-titles.ts). */
+const READS_ONLY = { readsOnly: true };
 
 /** A whole-page capture an answer showed becomes the page's baseline: the next --diff is against what the agent last saw. */
 function setBaseline(taken: Capture, depth: number | undefined): void {
@@ -82,7 +84,7 @@ function matching(lines: string[], query: string): number[] {
 }
 
 export const inspectionHandlers = [
-  handle(Ops.snapshot, (ctx, args) => snapshot(ctx, args)),
+  handle(Ops.snapshot, (ctx, args) => snapshot(ctx, args), READS_ONLY),
   handle(Ops.find, async (ctx, args) => {
     const taken = await capture(ctx, {});
     setBaseline(taken, undefined);
@@ -90,16 +92,18 @@ export const inspectionHandlers = [
     const hits = matching(lines, args.query);
     const limit = args.limit ?? DEFAULT_FIND_LIMIT;
     return { pageId: taken.pageId, matches: hits.slice(0, limit).map((i) => lines[i]!.trim()), count: hits.length, truncated: hits.length > limit };
-  }),
+  }, READS_ONLY),
   handle(Ops.read, async (ctx, args) => {
-    const page = ctx.pages.get(ctx.pages.active());
+    const pageId = ctx.pages.active();
+    const page = ctx.pages.get(pageId);
     const root = args.target === undefined ? page.locator("body") : (await resolveElement(ctx, args.target)).locator;
     const all = await mapErrors({ target: "read", ref: args.target !== undefined && "ref" in args.target }, () => root.innerText({ timeout: ctx.run.remainingMs() }));
     const max = args.maxChars ?? DEFAULT_READ_CHARS;
     const end = Math.min(max, all.length);
     ctx.textCut(textContextAround(all, 0, end));
-    return { url: page.url(), title: await page.title().catch(() => ""), text: all.slice(0, end), totalChars: all.length, truncated: all.length > max };
-  }),
+    const title = await ctx.readTitle(pageId, () => page.title(), (t) => t).catch(() => "");
+    return { url: page.url(), title, text: all.slice(0, end), totalChars: all.length, truncated: all.length > max };
+  }, READS_ONLY),
   handle(Ops.observe, async (ctx, args) => {
     const pageId = ctx.pages.active();
     return ctx.state.entry(pageId).observer.read(pageId, args.source as "console", args.since ?? 0, args.limit ?? DEFAULT_OBSERVE_LIMIT);

@@ -10,6 +10,7 @@ import { mapErrors, opError } from "../op-errors.js";
 import { actionDone, actionPerformed, interceptingElement, isTimeout } from "../../playwright-errors.js";
 import { handle } from "../handler.js";
 import { checkable } from "../checkable.js";
+import { pointerDrag } from "../pointer-drag.js";
 import { isPasswordField, resolveElement, resolveTarget, type Actionable, type Resolved } from "../targets.js";
 
 type Element = Exclude<Resolved, { kind: "point" }>;
@@ -178,11 +179,8 @@ export const interactionHandlers = [
     const target = await resolveTarget(ctx, args.target, { point: true });
     const page = activePage(ctx);
     const from = await pointOf(ctx, source);
-    await page.mouse.move(from.x, from.y);
-    await page.mouse.down();
     const to = await pointOf(ctx, target);
-    await page.mouse.move(to.x, to.y, { steps: 5 });
-    await page.mouse.up();
+    await mapErrors({ target: "drag" }, () => pointerDrag(page.mouse, from, to));
     return { target: `${source.describe} → ${target.describe}` };
   }),
   handle(Ops.upload, async (ctx, args) => {

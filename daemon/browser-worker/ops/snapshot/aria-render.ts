@@ -53,14 +53,15 @@ export interface RenderOptions {
 }
 
 /**
- * Replaces, in place, the value shown by any textbox that holds one of the page's password values,
- * so that no rendering of this tree (now, or as a later diff's baseline) can show it.
+ * Replaces, in place, the value shown by any textbox that holds one of the page's password values
+ * (every value, when they could not be read), so that no rendering of this tree (now, or as a later
+ * diff's baseline) can show it.
  */
-export function maskPasswords(tree: AriaTree, passwordValues: ReadonlySet<string>): AriaTree {
-  if (passwordValues.size === 0) return tree;
+export function maskPasswords(tree: AriaTree, passwordValues: ReadonlySet<string> | "all"): AriaTree {
+  if (passwordValues !== "all" && passwordValues.size === 0) return tree;
   const walk = (n: string | AriaNode) => {
     if (typeof n === "string") return;
-    if ((n.role === "textbox" || n.role === "searchbox") && n.text !== undefined && passwordValues.has(n.text)) n.text = PASSWORD_MASK;
+    if ((n.role === "textbox" || n.role === "searchbox") && n.text && (passwordValues === "all" || passwordValues.has(n.text))) n.text = PASSWORD_MASK;
     for (const c of n.children ?? []) walk(c);
   };
   tree.forEach(walk);

@@ -8,6 +8,7 @@ import { mapErrors } from "../op-errors.js";
 import type { PageEntry } from "../page-state.js";
 import { collectRefs, maskPasswords, renderTree, type AriaTree } from "./aria-render.js";
 import { lendRefs } from "./lent-refs.js";
+import { documentAndPasswords, passwordsAfter } from "./password-values.js";
 
 export interface Capture {
   pageId: string;
@@ -17,25 +18,23 @@ export interface Capture {
   document: number;
 }
 
-const PASSWORD_INPUTS = "input[type=password i]";
-
-/** The values now in the page's password fields (every frame), to be masked wherever a textbox shows one. */
-async function passwordValues(page: Page): Promise<Set<string>> {
-  const values = new Set<string>();
-  await Promise.all(page.frames().map(async (frame) => {
-    const found = await frame.locator(PASSWORD_INPUTS).evaluateAll((els) => els.map((e) => String((e as { value?: unknown }).value ?? ""))).catch(() => [] as string[]);
-    for (const v of found) if (v !== "") values.add(v);
-  }));
-  return values;
+/**
+ * The first ref of each child frame the tree reached into, by the frame's prefix (f2). Only refs under an
+ * iframe are a child frame's: the main frame's refs carry a prefix too once its page has shown a second
+ * document, and they need no mark (the document check covers them). Pure.
+ */
+export function childFrameRefs(tree: AriaTree, inFrame = false, firstOf = new Map<string, string>()): Map<string, string> {
+  for (const node of tree) {
+    if (typeof node === "string") continue;
+    const prefix = inFrame && node.ref !== undefined ? /^(f\d+)e/.exec(node.ref)?.[1] : undefined;
+    if (prefix !== undefined && !firstOf.has(prefix)) firstOf.set(prefix, node.ref!);
+    childFrameRefs(node.children ?? [], inFrame || node.role === "iframe", firstOf);
+  }
+  return firstOf;
 }
 
-/** One element of each frame the tree reached into, held so that the frame's navigation is noticed. */
-async function frameMarks(page: Page, refs: ReadonlySet<string>): Promise<Map<string, ElementHandle>> {
-  const firstOf = new Map<string, string>();
-  for (const ref of refs) {
-    const prefix = /^(f\d+)e/.exec(ref)?.[1];
-    if (prefix !== undefined && !firstOf.has(prefix)) firstOf.set(prefix, ref);
-  }
+/** One element of each child frame the tree reached into, held so that the frame's navigation is noticed. */
+async function frameMarks(page: Page, firstOf: ReadonlyMap<string, string>): Promise<Map<string, ElementHandle>> {
   const marks = new Map<string, ElementHandle>();
   await Promise.all([...firstOf].map(async ([prefix, ref]) => {
     const handles = await page.getByRef(ref).elementHandles().catch(() => [] as ElementHandle[]);
@@ -51,14 +50,15 @@ export async function capture(ctx: OpContext, options: { root?: Locator; depth?:
   const entry = ctx.state.entry(pageId);
   const page = entry.page;
   const timeout = ctx.run.remainingMs();
-  // Read before and after the capture, so that a value set while it ran is masked too.
-  const [document, before] = await Promise.all([mapErrors({}, () => entry.document.current()), passwordValues(page)]);
+  // Password values are read before and after the capture, so that one set or cleared while it ran is masked too.
+  const { document, values } = await mapErrors({}, () => documentAndPasswords(ctx, pageId, page, entry.document));
   const aria = { mode: "ai" as const, timeout, ...(options.depth === undefined ? {} : { depth: options.depth }) };
   const raw = await mapErrors({ target: "snapshot" }, () => (options.root ? options.root.ariaSnapshotJSON(aria) : page.ariaSnapshotJSON(aria))) as AriaTree;
-  const [values, frames] = await Promise.all([passwordValues(page), frameMarks(page, collectRefs(raw))]);
-  const tree = lendRefs(maskPasswords(raw, new Set([...before, ...values])));
+  const framed = childFrameRefs(raw);
+  const [masked, frames] = await Promise.all([passwordsAfter(page, entry.document, document, raw, values), frameMarks(page, framed)]);
+  const tree = lendRefs(maskPasswords(raw, masked));
   ctx.run.assertLive();
-  ctx.state.bind({ pageId, document, refs: collectRefs(tree), tree, frames });
+  ctx.state.bind({ pageId, document, refs: collectRefs(tree), tree, framed: new Set(framed.keys()), frames });
   return { pageId, entry, tree, document };
 }
 
