@@ -22,7 +22,7 @@ import type { RealmLoss } from "./realm/realm.js";
 import { REALM_HEAP_MB, SessionRealm } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./facades/scope-functions.js";
 import { snapshotFunction } from "./facades/snapshot-function.js";
-import type { OpStart } from "./ops/op-context.js";
+import type { OpStart, SessionRun } from "./ops/op-context.js";
 import { startOperation } from "./ops/registry.js";
 import { SessionPageState } from "./ops/page-state.js";
 import { snippetSnapshot } from "./ops/snippet-snapshot.js";
@@ -118,17 +118,17 @@ export class WorkerSession {
   }
 
   /** Runs a snippet, or a typed operation (trusted code, no realm), in the same lane and budget. */
-  async exec(code: string | OpStart, budgetMs: number, runId: string, args?: unknown): Promise<WorkerOutcome> {
+  async exec(request: SessionRun, budgetMs: number, runId: string): Promise<WorkerOutcome> {
     // A typed operation's browser calls do not pass through the run's title check: no earlier read stands after one.
-    const operation = typeof code !== "string";
+    const operation = request.kind === "operation";
     if (operation) this.titles.changed();
-    const outcome = await this.execInner(code, budgetMs, runId, args);
+    const outcome = await this.execInner(request, budgetMs, runId);
     if (operation) this.titles.changed();
     outcome.pages = await this.pageInfosWithTitles();
     return boundResult(outcome);
   }
 
-  private async execInner(code: string | OpStart, budgetMs: number, runId: string, args: unknown): Promise<WorkerOutcome> {
+  private async execInner(request: SessionRun, budgetMs: number, runId: string): Promise<WorkerOutcome> {
     const deadline = this.now() + budgetMs;
     await this.aftermath.wait(deadline, this.now);
     const consoleEntries: ConsoleEntry[] = [];
@@ -144,8 +144,8 @@ export class WorkerSession {
     // Closed while this run waited: it never starts (a realm made now would outlive the session).
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     // A snippet that is one page call runs as that call, with no realm; for any other a new realm's thread starts here, while the session's first page is made.
-    const lone = typeof code === "string" ? loneCall(code) : undefined;
-    if (typeof code === "string" && lone === undefined) this.realm.live();
+    const lone = request.kind === "snippet" ? loneCall(request.code) : undefined;
+    if (request.kind === "snippet" && lone === undefined) this.realm.live();
     const reset = this.realm.takeStateReset();
     if (reset) warnings.push(reset);
     try {
@@ -166,8 +166,8 @@ export class WorkerSession {
     this.events.startRun(run.token);
     this.aftermath.set(done);
     if (lone) this.startLoneCall(run, lone);
-    else if (typeof code === "string") this.realm.run(run.token, code, `snippet-${this.name}.js`, args === undefined ? undefined : JSON.stringify(args));
-    else this.startOp(run, code);
+    else if (request.kind === "snippet") this.realm.run(run.token, request.code, `snippet-${this.name}.js`, request.args === undefined ? undefined : JSON.stringify(request.args));
+    else this.startOp(run, request.start);
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));
@@ -188,14 +188,14 @@ export class WorkerSession {
     }
     if (outcome === "closing") return finish({ ok: false, error: this.closingError().toJSON() });
     if (outcome === "timeout") {
-      return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", budgetRanOut(budgetMs, typeof code === "string" ? "snippet" : "operation", waiting)).toJSON() });
+      return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", budgetRanOut(budgetMs, request.kind, waiting)).toJSON() });
     }
     if (outcome.ok) {
       const value = outcome.value as { __bwUndefined?: boolean } | undefined;
       return finish(value && typeof value === "object" && value.__bwUndefined === true ? { ok: true } : { ok: true, result: outcome.value });
     }
     const error = await runFailure(outcome.error ?? { name: "Error", message: "unknown error" }, {
-      blocked, limits: run.limits, fromOperation: typeof code !== "string", budget: { ms: budgetMs, spent: this.now() >= run.waitUntil - 50 }, browserLost: (waitMs) => this.losses.since(lossMark, waitMs),
+      blocked, limits: run.limits, fromOperation: request.kind === "operation", budget: { ms: budgetMs, spent: this.now() >= run.waitUntil - 50 }, browserLost: (waitMs) => this.losses.since(lossMark, waitMs),
     });
     return finish({ ok: false, error });
   }
