@@ -28,6 +28,8 @@ describe("a worker's outcome", () => {
     ["a string past its bound", { ...base, warnings: [{ code: "X".repeat(200), message: "m" }] }],
     ["no outcome at all", ["not", "an", "outcome"]],
     ["a missing list", { ok: true, console: [], pages: [], artifacts: [] }],
+    ["a failure without its error", { ...base, ok: false }],
+    ["a success with an error", { ...base, error: { code: "SNIPPET_ERROR", message: "boom", retryable: false } }],
   ])("refuses %s", (_name, outcome) => {
     expect(() => workerOutcome(outcome)).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
   });
