@@ -74,8 +74,8 @@ export class PageTools {
       if (typeof args !== "object" || Array.isArray(args)) throw new BwError("INVALID_ARGUMENT", "arguments: expected an object");
       for (const key of Object.keys(args)) if (key !== "input" && key !== "confirm") throw new BwError("INVALID_ARGUMENT", `arguments: a page tool takes input and confirm, not ${JSON.stringify(key.slice(0, 40))}`);
       if (args.confirm !== undefined && typeof args.confirm !== "boolean") throw new BwError("INVALID_ARGUMENT", "arguments.confirm: expected a boolean");
-      await this.connection.prepare(this.connection.session);
-      const envelope = await this.door.bw.op("webmcp_call", { name: tool.name, ...(args.input === undefined ? {} : { input: args.input }), ...(args.confirm === true ? { confirm: true } : {}) }, { session: this.connection.session, timeoutMs: this.door.options.timeoutMs, signal });
+      const session = this.connection.session;
+      const envelope = await this.door.bw.op("webmcp_call", { name: tool.name, ...(args.input === undefined ? {} : { input: args.input }), ...(args.confirm === true ? { confirm: true } : {}) }, { session, timeoutMs: this.door.options.timeoutMs, signal, ...this.connection.prepare(session) });
       return envelopeResult("webmcp_call", envelope);
     } catch (error) {
       return errorResult(error);
