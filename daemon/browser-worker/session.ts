@@ -19,6 +19,7 @@ import type { Run, RunOutcome } from "./run.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./facades/args.js";
 import type { RealmLoss } from "./realm/realm.js";
+import type { HostRequest } from "./realm/realm-messages.js";
 import { REALM_HEAP_MB, SessionRealm } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./facades/scope-functions.js";
 import { snapshotFunction } from "./facades/snapshot-function.js";
@@ -39,7 +40,6 @@ export const MAX_CONSOLE_ENTRIES = 200;
 export const MAX_CONSOLE_TEXT = 2000;
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
-
 
 export class WorkerSession {
   private readonly pages: PageRegistry;
@@ -233,9 +233,9 @@ export class WorkerSession {
     return Math.max(1, run.waitUntil - this.now());
   }
 
-  private handleSync(m: Record<string, unknown>): unknown {
+  private handleSync(m: HostRequest): unknown {
     const run = this.liveRun(m.token);
-    switch (m.op) {
+    switch (m.ask) {
       case "activePage":
         return this.pages.active();
       case "pages":
@@ -247,21 +247,21 @@ export class WorkerSession {
       case "urlPattern":
         return globPattern(m.glob);
       case "listen":
-        return this.events.listen(run.token, String(m.pageId), String(m.event), m.on === true);
+        return this.events.listen(run.token, m.pageId, m.event, m.on);
       case "scope":
         return this.callScope(run, m, "sync");
       case "callSync":
         return this.dispatch.callSync(m);
       default:
-        throw new BwError("INVALID_ARGUMENT", `unknown sandbox operation ${String(m.op)}`);
+        throw new BwError("INVALID_ARGUMENT", `${m.ask} is not answered here`);
     }
   }
 
-  private handleAsync(m: Record<string, unknown>): Promise<unknown> {
+  private handleAsync(m: HostRequest): Promise<unknown> {
     const run = this.liveRun(m.token);
     const action = () => this.dispatchAsync(run, m);
     // The run's own page.title() may spare the envelope a second read; anything else may change a title.
-    const titled = () => (m.op === "call" && m.target === "page" && m.method === "title" ? this.titles.read(String(m.pageId), action) : this.titles.act(action));
+    const titled = () => (m.ask === "call" && m.target === "page" && m.method === "title" ? this.titles.read(m.pageId, action) : this.titles.act(action));
     // In the session's lane: capped, and in its turn beside other sessions' calls; a call whose run ended while it waited never starts.
     const guarded = this.lanes.submit(this.name, { message: m, run: () => { this.liveRun(m.token); return titled(); } });
     // A cut-off run has settled once the browser calls it started have returned.
@@ -274,10 +274,13 @@ export class WorkerSession {
     return call;
   }
 
-  private async dispatchAsync(run: Run, m: Record<string, unknown>): Promise<unknown> {
-    switch (m.op) {
-      case "call":
-        return this.call(run, m);
+  private async dispatchAsync(run: Run, m: HostRequest): Promise<unknown> {
+    switch (m.ask) {
+      case "call": {
+        const result = await this.dispatch.call(m, this.remaining(run), (action) => run.blocked.guardCall(action));
+        this.liveRun(m.token);
+        return result;
+      }
       case "urlWait":
         return this.dispatch.urlWait(m, this.remaining(run));
       case "scope":
@@ -285,26 +288,20 @@ export class WorkerSession {
       case "openPage":
         return openPage(this.pages, m.url, (action) => run.blocked.guardCall(action), () => this.remaining(run));
       case "closePage": {
-        const id = m.pageId === undefined || m.pageId === null ? this.pages.active() : String(m.pageId);
+        const id = m.pageId ?? this.pages.active();
         await this.pages.get(id).close();
         return null;
       }
       case "dialog":
-        return this.events.dialogAction(run.token, String(m.dialogId), m.action, m.promptText);
+        return this.events.dialogAction(run.token, m.dialogId, m.action, m.promptText);
       default:
-        throw new BwError("INVALID_ARGUMENT", `unknown sandbox operation ${String(m.op)}`);
+        throw new BwError("INVALID_ARGUMENT", `${m.ask} is not answered here`);
     }
   }
 
-  private async call(run: Run, m: Record<string, unknown>): Promise<unknown> {
-    const result = await this.dispatch.call(m, this.remaining(run), (action) => run.blocked.guardCall(action));
-    this.liveRun(m.token);
-    return result;
-  }
-
-  private callScope(run: Run, m: Record<string, unknown>, kind: "sync" | "async"): unknown {
-    const fn = this.scopeFunctions.get(String(m.name));
-    if (!fn || fn.kind !== kind) throw new BwError("INVALID_ARGUMENT", `${String(m.name)} is not available to snippets`);
+  private callScope(run: Run, m: Extract<HostRequest, { ask: "scope" }>, kind: "sync" | "async"): unknown {
+    const fn = this.scopeFunctions.get(m.name);
+    if (!fn || fn.kind !== kind) throw new BwError("INVALID_ARGUMENT", `${m.name} is not available to snippets`);
     return fn.call(this.runContext(run), decodeArgs(m.args));
   }
 
@@ -317,14 +314,8 @@ export class WorkerSession {
   /** An operation runs on this thread like a snippet's browser calls: tracked, cut off at the deadline, ending the run. */
   private startOp(run: Run, start: OpStart): void {
     startOperation(run, start, {
-      run: this.runContext(run),
-      pages: this.pages,
-      state: this.pageState,
-      guard: (action) => run.blocked.guardCall(action),
-      scope: (name) => this.scopeFunctions.get(name),
-      fileArgs: this.fileArgs,
-      downloadHistory: this.downloadHistory,
-      elementWaitMs: DEFAULT_ELEMENT_WAIT_MS,
+      run: this.runContext(run), pages: this.pages, state: this.pageState, guard: (action) => run.blocked.guardCall(action),
+      scope: (name) => this.scopeFunctions.get(name), fileArgs: this.fileArgs, downloadHistory: this.downloadHistory, elementWaitMs: DEFAULT_ELEMENT_WAIT_MS,
     });
   }
 
