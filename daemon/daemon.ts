@@ -1,70 +1,70 @@
 // The per-profile daemon: takes the profile lock, binds the socket (0600),
 // writes its info file, serves clients, reaps idle sessions, and exits when
 // it has had no session for a while. It never exits because of a bad request.
-import { mkdtempSync, rmSync } from "node:fs";
+// Its services come built (compose.ts); each method file gets its narrow view.
+import { rmSync } from "node:fs";
 import { Duplex, PassThrough } from "node:stream";
 import net from "node:net";
-import path from "node:path";
-import { ARTIFACT_DEFAULTS, LIMIT_DEFAULTS, STATE_DEFAULTS, type DaemonSettings } from "../shared/config.js";
-import { laneLimitsOf } from "../shared/config-limits.js";
-import { WorkerEndpoints, WorkerRemoteRefused, type EndpointReport } from "../shared/protocol/methods/index.js";
-import { REMOTE_DEFAULTS, remoteUsesTls } from "../shared/remote-config.js";
-import { probeContainment, type ContainmentStatus } from "../shared/containment.js";
+import type { DaemonSettings } from "../shared/config.js";
+import { WorkerEndpoints, type EndpointReport } from "../shared/protocol/methods/index.js";
+import type { ContainmentStatus } from "../shared/containment.js";
+import { closeReasons, closingError, type CloseReason } from "../shared/protocol/close-reason.js";
 import { BwError } from "../shared/protocol/errors.js";
 import { describeFsError } from "../shared/fs-problem.js";
-import { layoutFor, type HomeLayout } from "../shared/paths.js";
+import type { HomeLayout } from "../shared/paths.js";
 import type { DaemonIdentity, StatusResult } from "../shared/protocol/methods/index.js";
 import { MethodRegistry, RpcPeer } from "../shared/protocol/rpc.js";
-import { prepareHome } from "../shared/home-check.js";
 import { checkSocket, ensurePrivateDir, makePrivate, writeFileAtomic } from "../shared/secure-fs.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../shared/version.js";
-import { ArtifactService } from "./artifacts/artifact-service.js";
-import { assertContainment, describeContainment, planFor, withContainmentWarning } from "./supervisor/containment.js";
-import type { NetworkPolicy } from "../shared/guard/policy/index.js";
-import { GuardService } from "./guard/guard-service.js";
-import { RemoteBrowsers } from "./guard/remote-browsers.js";
-import { Logger } from "./log.js";
+import type { ArtifactService } from "./artifacts/artifact-service.js";
+import { assertContainment, describeContainment } from "./supervisor/containment.js";
+import type { GuardService } from "./guard/guard-service.js";
+import type { RemoteBrowsers } from "./guard/remote-browsers.js";
+import type { Logger } from "./log.js";
 import { registerArtifactMethods } from "./methods/artifact-methods.js";
+import type { ConnectionContext, RunHost } from "./methods/connection.js";
 import { registerGuardMethods } from "./methods/guard-methods.js";
 import { registerDaemonMethods } from "./methods/daemon-methods.js";
 import { registerOpMethods } from "./methods/op-methods.js";
 import { registerSessionMethods } from "./methods/session-methods.js";
 import { registerStateMethods } from "./methods/state-methods.js";
 import { registerVaultMethods } from "./methods/vault-methods.js";
-import { registerWorkerMethods } from "./methods/worker-methods.js";
 import { acquireProfileLock, describeHolder, lockHolder, type HeldLock, type LockHolder } from "./profile-lock.js";
-import { SessionRecords } from "./sessions/session-records.js";
-import { SessionContexts } from "./sessions/session-contexts.js";
-import { SessionRegistry } from "./sessions/sessions.js";
-import { StateStore } from "./states/state-store.js";
-import { VaultService } from "./vault/service.js";
+import type { ProfileFolders } from "./profile-folders.js";
+import type { SessionRegistry } from "./sessions/sessions.js";
+import type { StateStore } from "./states/state-store.js";
+import type { VaultService } from "./vault/service.js";
 import { prepareSocketDir, removeStaleSocket } from "./socket-path.js";
-import { WorkerSupervisor } from "./supervisor/supervisor.js";
-import { spawnWorker, type SpawnedWorker } from "./supervisor/spawn.js";
-import type { WorkerLink } from "./supervisor/process.js";
+import type { WorkerSupervisor } from "./supervisor/supervisor.js";
+import type { SpawnedWorker } from "./supervisor/spawn.js";
 
-export interface ConnectionContext {
-  greeted: boolean;
-  /** Said at hello: this connection may use betterwright serve's session and state names. */
-  serveNames?: boolean;
+/** What the composition root (compose.ts) builds and hands the daemon. */
+export interface DaemonServices {
+  /** The vault shared by every profile's daemon, and the redactor every run's output and log line passes. */
+  readonly vault: VaultService;
+  /** The profile's NetworkPolicy: answers the worker's guard.check and clients' policy.check. */
+  readonly guard: GuardService;
+  /** The artifact quota service (shared store under artifacts/, cross-process lock). */
+  readonly artifacts: ArtifactService;
+  /** Saved browser states of this profile, sealed with the vault key. */
+  readonly states: StateStore;
+  /** Remote browser endpoints, and the guard proxy they go out through. */
+  readonly remote: RemoteBrowsers;
+  readonly worker: WorkerSupervisor;
+  readonly sessions: SessionRegistry;
 }
 
 export interface DaemonOptions {
-  home: string;
-  profile: string;
+  layout: HomeLayout;
   settings: DaemonSettings;
   defaultTimeoutMs: number;
-  now?: () => number;
-  /**
-   * false: the in-process host (`--no-daemon`, library `daemon: false`): no
-   * socket, no idle exit, and an ephemeral profile under browser/runtime/
-   * when the profile is locked by a running daemon.
-   */
-  serve?: boolean;
-  /** A policy with a custom hook, which only the in-process host can run; otherwise built from settings.policy. */
-  policy?: NetworkPolicy;
-  /** Whether the worker can be contained, when the entry point already asked (to start the early worker); else start() asks. */
-  containment?: Promise<ContainmentStatus>;
+  /** false: the in-process host (`--no-daemon`, library `daemon: false`): no socket, no idle exit, an ephemeral profile when the profile is locked. */
+  serving: boolean;
+  /** Whether the worker can be contained, asked by the entry point. */
+  containment: ContainmentStatus;
+  now: () => number;
+  log: Logger;
+  folders: ProfileFolders;
 }
 
 /** Time allowed for draining in-flight runs at shutdown; the entry point enforces a hard deadline past it. */
@@ -72,20 +72,9 @@ export const DRAIN_DEADLINE_MS = 7_000;
 const REAPER_INTERVAL_MS = 1_000;
 
 export class Daemon {
-  readonly layout: HomeLayout;
-  readonly sessions: SessionRegistry;
   readonly log: Logger;
-  /** The profile's NetworkPolicy: answers the worker's guard.check and clients' policy.check. */
-  readonly guard: GuardService;
-  /** The artifact quota service (shared store under artifacts/, cross-process lock). */
-  readonly artifacts: ArtifactService;
-  /** The vault shared by every profile's daemon, and the redactor every run's output and log line passes. */
-  readonly vault: VaultService;
-  /** Saved browser states of this profile, sealed with the vault key. */
-  readonly states: StateStore;
-  /** Remote browser endpoints, and the guard proxy they go out through. */
-  readonly remote: RemoteBrowsers;
-  readonly defaultTimeoutMs: number;
+  private readonly layout: HomeLayout;
+  private readonly sessions: SessionRegistry;
   private readonly worker: WorkerSupervisor;
   private readonly now: () => number;
   private readonly startedAt: number;
@@ -96,100 +85,28 @@ export class Daemon {
   private readonly peers = new Set<RpcPeer<ConnectionContext>>();
   private reaper: NodeJS.Timeout | undefined;
   private readonly serving: boolean;
-  private ephemeralDir: string | undefined;
-  /** Known once start() has asked; until then no worker is started. */
-  private containmentStatus: ContainmentStatus | undefined;
   private emptySince: number;
   private stopping: Promise<void> | undefined;
-  private stopReason: string | undefined;
+  /** Set when a stop begins: what new work is refused with, and what the sessions still open are closed with. */
+  private stopReason: CloseReason | undefined;
   private readonly stopListeners: ((reason: string) => void)[] = [];
   private readonly stoppingListeners: ((reason: string) => void)[] = [];
 
-  constructor(private readonly options: DaemonOptions) {
-    this.now = options.now ?? Date.now;
+  constructor(private readonly options: DaemonOptions, private readonly services: DaemonServices) {
+    this.now = options.now;
     this.startedAt = this.now();
     this.emptySince = this.startedAt;
-    this.defaultTimeoutMs = options.defaultTimeoutMs;
-    this.layout = layoutFor(options.home, options.profile);
-    // Another user's home, or one others can write, could hand our socket, logs and files to them.
-    prepareHome(this.layout);
-    this.serving = options.serve !== false;
-    this.log = new Logger(this.serving ? this.layout.logPath : path.join(this.layout.home, `inprocess-${process.pid}.log`));
-    this.vault = new VaultService({ home: this.layout.home, now: this.now });
-    this.log.setRedaction(this.vault.filterLogLine);
-    this.guard = new GuardService(options.policy ?? options.settings.policy, { log: (line) => this.log.write(line) });
-    this.artifacts = new ArtifactService({
-      artifactsRoot: this.layout.artifactsRoot,
-      profile: this.layout.profile,
-      caps: options.settings.artifacts ?? ARTIFACT_DEFAULTS,
-      log: (line) => this.log.write(line),
-      now: this.now,
-    });
-    this.remote = new RemoteBrowsers(options.settings.remote ?? REMOTE_DEFAULTS, {
-      connect: (host, port) => this.guard.connect(host, port),
-      vaultSecret: async (id) => (await this.vault.show(id)).password,
-      redact: (secret) => this.vault.redactor.add(secret),
-      // The session's runs in flight list it as blocked, as they do the local proxy's refusals.
-      refused: (session, url, refusal, reason) => {
-        void this.worker.current()?.call(WorkerRemoteRefused, { session, url, reason, ...(refusal === "dns" ? { unresolved: true } : {}) }).catch(() => {});
-      },
-      env: process.env,
-      log: (line) => this.log.write(line),
-    });
-    const remoteInit = this.remote.workerInit();
-    this.worker = new WorkerSupervisor(
-      () => ({
-        browser: options.settings.browser,
-        headless: options.settings.headless,
-        ...(options.settings.stealth ? { stealth: true } : {}),
-        ...this.workerDirs(),
-        routeRequests: this.guard.settings.custom === true,
-        limits: laneLimitsOf({ ...LIMIT_DEFAULTS, ...options.settings.limits }),
-        ...(remoteInit ? { remote: remoteInit } : {}),
-      }),
-      (link) => this.workerRegistry(link),
-      (line) => this.log.write(line),
-      () => spawnWorker(planFor(this.layout, this.workerDirs(), { explicit: options.settings.browser, headless: options.settings.headless, stealth: options.settings.stealth === true }, this.containment, process.env, remoteUsesTls(options.settings.remote))),
-    );
-    const stateCaps = options.settings.states ?? STATE_DEFAULTS;
-    this.states = new StateStore({ home: this.layout.home, profile: this.layout.profile, caps: stateCaps });
-    this.sessions = new SessionRegistry({
-      layout: this.layout,
-      worker: this.worker,
-      now: this.now,
-      finishEnvelope: (envelope, outcome) => this.artifacts.finishEnvelope(withContainmentWarning(envelope, this.containmentStatus), outcome),
-      filterOutput: this.vault.filterOutput,
-      limits: options.settings.limits ?? LIMIT_DEFAULTS,
-      contexts: new SessionContexts(this.states, stateCaps, (line) => this.log.write(line)),
-      records: new SessionRecords((line) => this.log.write(line)),
-    });
-  }
-
-  /** The Chromium profile in use: the profile's own, or an ephemeral one when it was locked. */
-  get profileDir(): string {
-    return this.ephemeralDir ? path.join(this.ephemeralDir, "profile") : this.layout.profileDir;
-  }
-
-  /** The worker's folders: the profile's own, or an ephemeral profile's when it was locked. */
-  private workerDirs() {
-    return {
-      profileDir: this.profileDir,
-      browserEnvDir: this.ephemeralDir ? path.join(this.ephemeralDir, "env") : this.layout.browserEnvDir,
-      artifactsDir: path.join(this.layout.artifactsRoot, this.layout.profile),
-    };
-  }
-
-  /** Whether the worker runs contained (known once start() has asked). */
-  get containment(): ContainmentStatus {
-    if (!this.containmentStatus) throw new BwError("INTERNAL_ERROR", "containment was not decided before the worker was needed");
-    return this.containmentStatus;
+    this.layout = options.layout;
+    this.serving = options.serving;
+    this.log = options.log;
+    this.sessions = services.sessions;
+    this.worker = services.worker;
   }
 
   /** Resolves true when this daemon serves, false when another daemon already holds the profile. */
   async start(): Promise<boolean> {
-    this.containmentStatus = await (this.options.containment ?? probeContainment({ env: process.env }));
-    this.log.write(describeContainment(this.containmentStatus));
-    assertContainment(this.containmentStatus, this.options.settings.requireContainment === true);
+    this.log.write(describeContainment(this.options.containment));
+    assertContainment(this.options.containment, this.options.settings.requireContainment === true);
     ensurePrivateDir(this.layout.profileDir, this.layout.home);
     this.lock = await acquireProfileLock(this.layout.profileDir, this.layout.profileLockPath, (error) => {
       this.log.write(`profile lock compromised: ${error.message}; shutting down`);
@@ -199,9 +116,8 @@ export class Daemon {
     if (this.lock) this.sessions.claimProfile(this.layout.profileLockPath, this.recoveredFrom, (line) => this.log.write(line));
     if (!this.serving) {
       if (!this.lock) {
-        ensurePrivateDir(this.layout.runtimeDir, this.layout.home);
-        this.ephemeralDir = mkdtempSync(path.join(this.layout.runtimeDir, `${this.layout.profile}-`));
-        this.log.write(`profile ${this.layout.profile} is locked by another process; using the ephemeral profile ${this.ephemeralDir}`);
+        const ephemeral = this.options.folders.useEphemeral();
+        this.log.write(`profile ${this.layout.profile} is locked by another process; using the ephemeral profile ${ephemeral}`);
       }
       this.reaper = setInterval(() => this.reap(), REAPER_INTERVAL_MS);
       this.reaper.unref();
@@ -250,19 +166,24 @@ export class Daemon {
         throw new BwError("INVALID_ARGUMENT", "every connection starts with daemon.hello");
       }
     });
-    registerDaemonMethods(registry, this);
-    registerSessionMethods(registry, this);
-    registerOpMethods(registry, this);
-    registerVaultMethods(registry, this);
-    registerStateMethods(registry, this);
-    registerGuardMethods(registry, this);
-    registerArtifactMethods(registry, this);
-    return registry;
-  }
-
-  private workerRegistry(link: WorkerLink): MethodRegistry<void> {
-    const registry = new MethodRegistry<void>();
-    registerWorkerMethods(registry, this, link);
+    const runs: RunHost = {
+      sessions: this.sessions,
+      layout: this.layout,
+      defaultTimeoutMs: this.options.defaultTimeoutMs,
+      assertAccepting: () => this.assertAccepting(),
+    };
+    registerDaemonMethods(registry, {
+      identity: () => this.identity(),
+      idle: () => this.sessions.size === 0 && !this.sessions.busy,
+      status: (probeEndpoints) => this.status(probeEndpoints),
+      requestStop: (reason) => this.requestStop(reason),
+    });
+    registerSessionMethods(registry, runs);
+    registerOpMethods(registry, runs);
+    registerVaultMethods(registry, this.services);
+    registerStateMethods(registry, { ...runs, states: this.services.states });
+    registerGuardMethods(registry, this.services);
+    registerArtifactMethods(registry, this.services);
     return registry;
   }
 
@@ -307,14 +228,14 @@ export class Daemon {
 
   /** `probeEndpoints`: connect each remote endpoint (if the worker runs) and time a round trip. */
   async status(probeEndpoints = false): Promise<StatusResult> {
-    const endpoints = this.remote.enabled ? await this.endpoints(probeEndpoints) : undefined;
+    const endpoints = this.services.remote.enabled ? await this.endpoints(probeEndpoints) : undefined;
     return {
       ...this.identity(),
       uptimeMs: this.now() - this.startedAt,
       sessions: this.sessions.list(),
       browser: { running: this.worker.current() !== undefined },
-      guard: this.guard.counts,
-      ...(this.containmentStatus ? { containment: this.containmentStatus } : {}),
+      guard: this.services.guard.counts,
+      containment: this.options.containment,
       ...(endpoints ? { endpoints } : {}),
     };
   }
@@ -324,7 +245,7 @@ export class Daemon {
     const worker = probe ? await this.worker.ensure().catch(() => undefined) : this.worker.current();
     const reported = await worker?.call(WorkerEndpoints, { probe }, probe ? 60_000 : 5_000).catch(() => undefined);
     if (reported) return reported.endpoints;
-    return this.remote.settings.endpoints.map((e) => ({ url: e.url, kind: e.kind, state: "idle" as const, sessions: 0, maxSessions: e.maxSessions, guarded: e.kind === "playwright" }));
+    return this.services.remote.settings.endpoints.map((e) => ({ url: e.url, kind: e.kind, state: "idle" as const, sessions: 0, maxSessions: e.maxSessions, guarded: e.kind === "playwright" }));
   }
 
   /**
@@ -335,12 +256,8 @@ export class Daemon {
     this.worker.ensure(early).catch((error: Error) => this.log.write(`worker prestart failed: ${error.message}`));
   }
 
-  workerBlocked(session: string | null, blockedMs: number): void {
-    this.worker.blocked(session, blockedMs);
-  }
-
   assertAccepting(): void {
-    if (this.stopping) throw new BwError("SESSION_CLOSING", `the daemon is shutting down (${this.stopReason})`);
+    if (this.stopReason) throw closingError(this.stopReason);
   }
 
   private reap(): void {
@@ -348,7 +265,7 @@ export class Daemon {
     const ttlMs = this.options.settings.sessionTtlSeconds * 1000;
     for (const name of this.sessions.idleSince(ttlMs)) {
       this.log.write(`closing session ${name}: idle for ${this.options.settings.sessionTtlSeconds} s`);
-      void this.sessions.close(name);
+      void this.sessions.close(name, closeReasons.idle(name, this.options.settings.sessionTtlSeconds));
     }
     if (this.sessions.size > 0 || this.sessions.busy || !this.serving) {
       this.emptySince = this.now();
@@ -370,27 +287,30 @@ export class Daemon {
   /** Begin a graceful stop (idempotent); the reply to the current request still goes out first. */
   requestStop(reason: string): Promise<void> {
     if (!this.stopping) {
-      this.stopReason = reason;
+      const closing = closeReasons.daemonStopping(reason);
+      this.stopReason = closing;
       for (const listener of this.stoppingListeners) listener(reason);
-      this.stopping = new Promise((resolve) => setImmediate(resolve)).then(() => this.stop(reason));
+      this.stopping = new Promise((resolve) => setImmediate(resolve)).then(() => this.stop(reason, closing));
     }
     return this.stopping;
   }
 
-  private async stop(reason: string): Promise<void> {
+  private async stop(reason: string, closing: CloseReason): Promise<void> {
     this.log.write(`stopping: ${reason}`);
     clearInterval(this.reaper);
     this.server?.close();
     const drainUntil = this.now() + DRAIN_DEADLINE_MS;
     while (this.sessions.busy && this.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
+    // What the drain left, in flight or queued, ends saying why.
+    await this.sessions.closeAll(closing);
     await this.worker.shutdown(Math.max(1000, drainUntil - this.now()));
-    await this.remote.close();
+    await this.services.remote.close();
     for (const peer of this.peers) peer.close();
     if (this.serving) {
       rmSync(this.layout.socketPath, { force: true });
       rmSync(this.layout.infoPath, { force: true });
     }
-    if (this.ephemeralDir) rmSync(this.ephemeralDir, { recursive: true, force: true });
+    this.options.folders.removeEphemeral();
     if (!this.serving) rmSync(this.log.file, { force: true });
     await this.sessions.stopCleanly();
     await this.lock?.release();

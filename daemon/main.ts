@@ -1,8 +1,10 @@
 // Entry point of the daemon process, spawned detached by a client. Reads its
 // bootstrap from stdin, reports readiness (or why not) on fd 3, and enforces
-// the hard shutdown deadline. A client that is about to exec gets its worker
-// started first thing, before the daemon's own modules load and before the
-// profile lock: the worker's Node start and Playwright import overlap ours.
+// the hard shutdown deadline. Its services are built here, once (compose.ts),
+// from the settings, the clock and this process's environment. A client that
+// is about to exec gets its worker started first thing, before the daemon's
+// own modules load and before the profile lock: the worker's Node start and
+// Playwright import overlap ours.
 import { createWriteStream, writeSync } from "node:fs";
 import { text } from "node:stream/consumers";
 import type { DaemonBootstrap, DaemonReadiness } from "../shared/bootstrap.js";
@@ -69,8 +71,8 @@ async function main(): Promise<void> {
     const containment = await probeContainment({ env: process.env });
     if (bootstrap.prestartWorker) early = startEarlyWorker(bootstrap, containment);
     // Imported only now, so that the worker above starts without waiting for the daemon's modules.
-    const { Daemon } = await import("./daemon.js");
-    daemon = new Daemon({ ...bootstrap, containment: Promise.resolve(containment) });
+    const { composeDaemon } = await import("./compose.js");
+    daemon = composeDaemon({ bootstrap, serving: true, policy: bootstrap.settings.policy, containment, env: process.env, now: Date.now });
     if (!(await daemon.start())) {
       if (early) discardWorker(early);
       report({ status: "exists", pid: process.pid });

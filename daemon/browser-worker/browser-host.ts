@@ -8,6 +8,7 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import { headedDisplayProblem, HEADED_FIX } from "../../shared/display.js";
+import { closeReasons, type CloseReason } from "../../shared/protocol/close-reason.js";
 import { BwError } from "../../shared/protocol/errors.js";
 import { browserEnvironment } from "../../shared/child-env.js";
 import type { WorkerOutcome } from "../../shared/protocol/envelope.js";
@@ -33,6 +34,8 @@ export const ORPHAN_GRACE_MS = 2_000;
 
 export interface BrowserHostOptions {
   init: WorkerInit;
+  /** The worker's environment, which Chromium gets an allowlist of (and the display from, when headed). */
+  env: NodeJS.ProcessEnv;
   log: (line: string) => void;
   scopeFunctions: readonly ScopeFunction[];
   onEnter: (session: string) => void;
@@ -40,8 +43,8 @@ export interface BrowserHostOptions {
   guard: BrowserGuard;
   /** The artifact store's worker side: downloads path, download approval per run, file arguments. */
   artifacts: WorkerArtifacts;
-  /** Remote browsers: every session is an isolated context on one of them, and nothing is launched here. */
-  remote?: RemotePool | undefined;
+  /** Remote browsers: every session is an isolated context on one of them, and nothing is launched here; undefined: none. */
+  remote: RemotePool | undefined;
 }
 
 export class BrowserHost {
@@ -63,6 +66,7 @@ export class BrowserHost {
   private readonly isolatedEval: IsolatedEvaluator | undefined;
 
   private readonly init: WorkerInit;
+  private readonly env: NodeJS.ProcessEnv;
   private readonly log: (line: string) => void;
   private readonly scopeFunctions: readonly ScopeFunction[];
   private readonly onEnter: (session: string) => void;
@@ -73,6 +77,7 @@ export class BrowserHost {
   /** Guard and artifact store are required: a browser host without them would run unguarded, fail open. */
   constructor(options: BrowserHostOptions) {
     this.init = options.init;
+    this.env = options.env;
     this.log = options.log;
     this.scopeFunctions = options.scopeFunctions;
     this.onEnter = options.onEnter;
@@ -108,7 +113,7 @@ export class BrowserHost {
     const stealth = this.init.stealth === true;
     const { found, problem } = findBrowser({ explicit: this.init.browser, headless: this.init.headless, preferFull: stealth });
     if (!found) throw new BwError("BROWSER_UNAVAILABLE", `${problem}; install one with: ${INSTALL_HINT}`);
-    const noDisplay = this.init.headless ? undefined : headedDisplayProblem(process.env, process.platform);
+    const noDisplay = this.init.headless ? undefined : headedDisplayProblem(this.env, process.platform);
     if (noDisplay) throw new BwError("BROWSER_UNAVAILABLE", `${noDisplay}; ${HEADED_FIX}`);
     const home = path.join(this.init.browserEnvDir, "home");
     const tmp = path.join(this.init.browserEnvDir, "tmp");
@@ -122,7 +127,7 @@ export class BrowserHost {
         headless: this.init.headless,
         args: [...chromiumArgs(found.headlessShell), ...(stealth ? stealthArgs(chromiumMajor(found.path), process.platform) : [])],
         // An allowlist (shared/child-env.ts): Chromium gets no Node settings, and the display only when headed.
-        env: browserEnvironment(process.env, { headed: !this.init.headless, own: { HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") } }),
+        env: browserEnvironment(this.env, { headed: !this.init.headless, own: { HOME: home, TMPDIR: tmp, XDG_CONFIG_HOME: path.join(home, ".config"), XDG_CACHE_HOME: path.join(home, ".cache") } }),
         timeout: 60_000,
         ...(await this.guard.launchOptions()),
         ...this.artifacts.launchOptions(),
@@ -239,13 +244,20 @@ export class BrowserHost {
     let session = this.sessions.get(name);
     if (!session) {
       const artifacts = this.artifacts;
-      const openOnBrowser = () => {
-        this.sessionsOnBrowser.add(name);
-        return open();
-      };
-      session = new WorkerSession(name, openOnBrowser, this.scopeFunctions, this.onEnter,
-        artifacts ? (target, method, args) => artifacts.checkFileArgs(name, target, method, args) : undefined,
-        artifacts ? () => artifacts.downloadHistory(name) : undefined, this.lanes, undefined, this.isolatedEval);
+      session = new WorkerSession({
+        name,
+        newPage: () => {
+          this.sessionsOnBrowser.add(name);
+          return open();
+        },
+        scopeFunctions: this.scopeFunctions,
+        onEnter: this.onEnter,
+        fileArgs: (target, method, args) => artifacts.checkFileArgs(name, target, method, args),
+        downloadHistory: () => artifacts.downloadHistory(name),
+        lanes: this.lanes,
+        now: Date.now,
+        isolated: this.isolatedEval,
+      });
       this.sessions.set(name, session);
     }
     return session;
@@ -269,7 +281,7 @@ export class BrowserHost {
    * setting Chromium refuses or a state it cannot apply fails here. `state`: base64 of a storage state's JSON.
    */
   async createSession(name: string, settings: SessionSettings, state?: string): Promise<void> {
-    await this.closeSession(name);
+    await this.closeSession(name, closeReasons.replaced(name));
     const seed = state === undefined ? undefined : parseStorageState(Buffer.from(state, "base64"), "INVALID_ARGUMENT", "the saved state");
     const isolated = new IsolatedContext(name, settings, this.remote ? this.remoteWiring(name) : this.wiring, seed);
     this.isolated.set(name, isolated);
@@ -277,7 +289,7 @@ export class BrowserHost {
       await isolated.open();
     } catch (error) {
       if (this.isolated.get(name) === isolated) this.isolated.delete(name);
-      await isolated.close();
+      await isolated.close(closeReasons.notMade(name));
       throw error;
     }
     this.session(name, () => this.counted(() => isolated.newPage()));
@@ -323,16 +335,17 @@ export class BrowserHost {
     return this.sessions.get(name)?.cancel(runId) ?? false;
   }
 
-  async closeSession(name: string): Promise<boolean> {
+  /** `reason`: what every run the close ends, and every later call of the session, fails with. */
+  async closeSession(name: string, reason: CloseReason): Promise<boolean> {
     const session = this.sessions.get(name);
     const isolated = this.isolated.get(name);
     this.sessions.delete(name);
     this.isolated.delete(name);
     // Released first: a remote context closed by us is not a lost one.
     this.remote?.release(name);
-    await session?.close();
+    await session?.close(reason);
     // An isolated session's cookies and storage go with its context.
-    await isolated?.close();
+    await isolated?.close(reason);
     return session !== undefined;
   }
 
@@ -351,7 +364,7 @@ export class BrowserHost {
   }
 
   async shutdown(): Promise<void> {
-    for (const name of [...this.sessions.keys()]) await this.closeSession(name);
+    for (const name of [...this.sessions.keys()]) await this.closeSession(name, closeReasons.workerStopping(name));
     const pending = this.contextPromise;
     this.contextPromise = undefined;
     if (pending) await pending.then((c) => c.close()).catch(() => {});

@@ -7,6 +7,7 @@
 // (or its first seed, if nothing was), so a crash loses at most one run's changes.
 import { createHash } from "node:crypto";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { closingError, type CloseReason } from "../../shared/protocol/close-reason.js";
 import { BwError } from "../../shared/protocol/errors.js";
 import type { SessionSettings } from "../../shared/session-settings.js";
 import type { WorkerSavedState } from "../../shared/protocol/methods/index.js";
@@ -38,7 +39,8 @@ export function contextOptions(settings: SessionSettings): BrowserContextOptions
 
 export class IsolatedContext {
   private context: Promise<BrowserContext> | undefined;
-  private closed = false;
+  /** Why it was closed, once it was. */
+  private closedBy: CloseReason | undefined;
   /** The storage last autosaved (and its digest): what a context made after a browser crash starts from. */
   private saved: { state: StorageState; digest: string } | undefined;
 
@@ -55,7 +57,7 @@ export class IsolatedContext {
 
   /** The session's context, made now if it has none (first use, or after the browser restarted). */
   open(): Promise<BrowserContext> {
-    if (this.closed) return Promise.reject(new BwError("SESSION_CLOSING", `session ${this.session} is closed`));
+    if (this.closedBy) return Promise.reject(closingError(this.closedBy));
     if (!this.context) {
       const making = this.make();
       this.context = making;
@@ -93,9 +95,9 @@ export class IsolatedContext {
       throw error instanceof BwError ? error : new BwError("BROWSER_UNAVAILABLE", `session ${this.session}'s context could not be set up: ${(error as Error).message.split("\n")[0]}`);
     }
     this.seed = undefined;
-    if (this.closed) {
+    if (this.closedBy) {
       await context.close().catch(() => {});
-      throw new BwError("SESSION_CLOSING", `session ${this.session} is closed`);
+      throw closingError(this.closedBy);
     }
     return context;
   }
@@ -116,7 +118,7 @@ export class IsolatedContext {
    */
   async autosave(maxBytes: number): Promise<WorkerSavedState | { unchanged: true }> {
     const pending = this.context;
-    if (!pending || this.closed) return { unchanged: true };
+    if (!pending || this.closedBy) return { unchanged: true };
     const state = (await (await pending).storageState({ indexedDB: true })) as unknown as StorageState;
     const bytes = storageStateBytes(state, maxBytes);
     try {
@@ -135,8 +137,8 @@ export class IsolatedContext {
     this.seed = this.saved?.state;
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
+  async close(reason: CloseReason): Promise<void> {
+    this.closedBy ??= reason;
     this.seed = undefined;
     this.saved = undefined;
     const pending = this.context;

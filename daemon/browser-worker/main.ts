@@ -8,6 +8,7 @@ import { MethodRegistry, RpcPeer } from "../../shared/protocol/rpc.js";
 import { BrowserHost } from "./browser-host.js";
 import { operationRun } from "./ops/registry.js";
 import { loadPlaywright } from "./playwright.js";
+import { PlaywrightCodeCache } from "./playwright-code-cache.js";
 import { askDaemon, BrowserGuard } from "./guard/browser-guard.js";
 import { connectThroughDaemon } from "./guard/proxy/daemon-connect.js";
 import { remotePoolFor } from "./remote/remote-link.js";
@@ -22,6 +23,12 @@ function log(line: string): void {
 
 function main(): void {
   let host: BrowserHost | undefined;
+  const codeCache = PlaywrightCodeCache.forWorker(process.env);
+  // After a run's answer has gone out: the cache is written off the caller's path.
+  const afterRun = <T>(outcome: T): T => {
+    if (codeCache.unsaved) setTimeout(() => codeCache.save(), 0).unref();
+    return outcome;
+  };
   const ready = (): BrowserHost => {
     if (!host) throw new BwError("INTERNAL_ERROR", "worker.init has not been called");
     return host;
@@ -41,7 +48,7 @@ function main(): void {
         const artifacts = new WorkerArtifacts(daemonArtifactClient(peer), init.artifactsDir, log);
         const remote = init.remote ? remotePoolFor(init.remote, peer, process, log, (sessions) => host?.remoteLost(sessions)) : undefined;
         host = new BrowserHost({
-          init, log, scopeFunctions: scopeFunctions({ daemon: peer, init, log, artifacts }), onEnter: (session) => watchdog.enter(session),
+          init, env: process.env, log, scopeFunctions: scopeFunctions({ daemon: peer, init, log, artifacts }), onEnter: (session) => watchdog.enter(session),
           guard: new BrowserGuard({ ask: askDaemon(peer), connect: connectThroughDaemon(peer, process), log, routeRequests: init.routeRequests === true }), artifacts, remote,
         });
         // A worker exists only for calls that need the browser: launch it now, while the exec is on its way.
@@ -51,9 +58,9 @@ function main(): void {
       return { ok: true as const };
     })
     .define(WorkerRun, async ({ session, run, budgetMs, runId, approveDownloads }) => {
-      if (run.kind === "snippet") return ready().exec(session, run, budgetMs, runId, approveDownloads === true);
+      if (run.kind === "snippet") return afterRun(await ready().exec(session, run, budgetMs, runId, approveDownloads === true));
       const op = operationRun(run);
-      return op.finish(await ready().exec(session, { kind: "operation", start: op.start }, budgetMs, runId, approveDownloads === true));
+      return afterRun(op.finish(await ready().exec(session, { kind: "operation", start: op.start }, budgetMs, runId, approveDownloads === true)));
     })
     .define(WorkerCreateSession, async (p) => {
       await ready().createSession(p.session, p.settings, p.state);
@@ -68,7 +75,7 @@ function main(): void {
     .define(WorkerSaveState, (p) => ready().saveState(p.session, p.maxBytes))
     .define(WorkerAutosaveState, (p) => ready().autosaveState(p.session, p.maxBytes))
     .define(WorkerCancel, (p) => ({ cancelled: ready().cancel(p.session, p.runId) }))
-    .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session) }))
+    .define(WorkerCloseSession, async (p) => ({ closed: await ready().closeSession(p.session, p.reason) }))
     .define(WorkerPing, () => ({ now: Date.now(), browser: { running: host?.running ?? false } }))
     .define(WorkerShutdown, () => {
       setImmediate(() => void shutdown());
@@ -91,6 +98,7 @@ function main(): void {
   // Playwright's load is most of a worker's start: do it now, not at worker.init (the launch would wait for it).
   // A failure here comes back from the launch, which loads it again.
   try {
+    codeCache.preload();
     loadPlaywright();
   } catch {
     // reported by the launch

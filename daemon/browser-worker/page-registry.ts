@@ -3,6 +3,7 @@
 // sandbox names a page as "p1" and a frame as "f3", and this registry turns
 // the name back into the object, refusing names of other sessions' pages.
 import type { Frame, Page } from "playwright-core";
+import { closingError, type CloseReason } from "../../shared/protocol/close-reason.js";
 import { BwError } from "../../shared/protocol/errors.js";
 import type { PageInfo } from "../../shared/protocol/envelope.js";
 import { fromShallowStack } from "./playwright.js";
@@ -16,8 +17,8 @@ export class PageRegistry {
   private activeId: string | undefined;
   private nextPageNumber = 1;
   private nextFrameNumber = 1;
-  /** closeAll() was called: the session is going away. */
-  private closed = false;
+  /** Why closeAll() was called: the session is going away. */
+  private closedBy: CloseReason | undefined;
   private readonly frameIds = new WeakMap<Frame, string>();
   private readonly frames = new Map<string, { pageId: string; frame: Frame }>();
 
@@ -58,6 +59,11 @@ export class PageRegistry {
     return this.activeId;
   }
 
+  /** The active page, or null when the session has none. */
+  activeOrNull(): string | null {
+    return this.pages.size === 0 ? null : this.active();
+  }
+
   use(pageId: unknown): string {
     const id = String(pageId);
     this.get(id);
@@ -73,9 +79,9 @@ export class PageRegistry {
     if (this.pages.size >= MAX_PAGES_PER_SESSION) throw new BwError("LIMIT_EXCEEDED", LIMIT_MESSAGE);
     const page = await this.newPage();
     // The session closed while the page was being made: it must not outlive it.
-    if (this.closed) {
+    if (this.closedBy) {
       await page.close().catch(() => {});
-      throw new BwError("SESSION_CLOSING", `session ${this.session} is closed`);
+      throw closingError(this.closedBy);
     }
     return this.adopt(page);
   }
@@ -86,7 +92,7 @@ export class PageRegistry {
    * unseen in the shared context. Past the bound it is closed at once.
    */
   private adoptPopup(popup: Page): void {
-    if (this.closed) {
+    if (this.closedBy) {
       void popup.close().catch(() => {});
       return;
     }
@@ -174,9 +180,9 @@ export class PageRegistry {
     return had;
   }
 
-  async closeAll(): Promise<void> {
+  async closeAll(reason: CloseReason): Promise<void> {
     // A popup opened while the session's pages close would otherwise outlive it.
-    this.closed = true;
+    this.closedBy ??= reason;
     await Promise.all([...this.pages.values()].map((p) => p.close().catch(() => {})));
     this.drop();
   }

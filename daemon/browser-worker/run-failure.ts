@@ -6,6 +6,8 @@
 import { BwError, isErrorCode, type ErrorShape as WireError } from "../../shared/protocol/errors.js";
 import type { BlockedCollector } from "./guard/blocked-collector.js";
 import type { ErrorShape as RealmError } from "./realm/realm-messages.js";
+import type { RealmLoss } from "./realm/realm.js";
+import { REALM_HEAP_MB } from "./realm/session-realm.js";
 import { isTargetClosed } from "./playwright-errors.js";
 import { playwrightMessage } from "./ops/op-errors.js";
 
@@ -40,4 +42,10 @@ export async function runFailure(e: RunError, ctx: FailureContext): Promise<Wire
   // A refusal of ours (a facade's INVALID_ARGUMENT, a syntax error, a heap past its limit) keeps its code.
   if (isErrorCode(e.code)) return new BwError(e.code, e.message, ctx.fromOperation && e.details !== undefined ? { details: e.details } : {}).toJSON();
   return new BwError("SNIPPET_ERROR", e.name && e.name !== "Error" ? `${e.name}: ${e.message}` : e.message).toJSON();
+}
+
+/** The error of a run whose realm died or was stopped under it: a heap bomb is LIMIT_EXCEEDED, anything else ours. */
+export function realmLossError(reason: RealmLoss): RunError {
+  if (reason === "heap") return { name: "Error", message: `the snippet ran out of memory (its realm's heap is limited to ${REALM_HEAP_MB} MiB)`, code: "LIMIT_EXCEEDED" };
+  return { name: "Error", message: "the snippet's realm stopped unexpectedly", code: "INTERNAL_ERROR" };
 }

@@ -3,6 +3,7 @@
 // facade call it makes throws, and its timers and event handlers never fire.
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
+import { closeReasons, closingError, type CloseReason } from "../../shared/protocol/close-reason.js";
 import { BwError, toBwError } from "../../shared/protocol/errors.js";
 import { DEFAULT_ELEMENT_WAIT_MS } from "../../shared/protocol/operations/index.js";
 import type { ArtifactInfo, ConsoleEntry, DownloadOutcome, PageInfo, Warning, WorkerOutcome } from "../../shared/protocol/envelope.js";
@@ -10,17 +11,17 @@ import { BlockedCollector } from "./guard/blocked-collector.js";
 import type { GuardRefusal } from "./guard/route-layer.js";
 import { FacadeDispatch } from "./facades/facade-dispatch.js";
 import type { IsolatedEvaluator } from "./stealth/isolated-eval.js";
-import { refuseFileArguments, type FileArgumentCheck } from "./snippet-services/artifact-paths.js";
+import type { FileArgumentCheck } from "./snippet-services/artifact-paths.js";
 import { PageRegistry } from "./page-registry.js";
 import { TitleReuse } from "./page-titles.js";
 import { boundResult } from "./result-bound.js";
-import { runFailure } from "./run-failure.js";
+import { realmLossError, runFailure } from "./run-failure.js";
 import type { Run, RunOutcome } from "./run.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./facades/args.js";
 import type { RealmLoss } from "./realm/realm.js";
 import type { HostRequest } from "./realm/realm-messages.js";
-import { REALM_HEAP_MB, SessionRealm } from "./realm/session-realm.js";
+import { SessionRealm } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./facades/scope-functions.js";
 import { snapshotFunction } from "./facades/snapshot-function.js";
 import type { OpStart, SessionRun } from "./ops/op-context.js";
@@ -31,15 +32,34 @@ import { BrowserLosses } from "./browser-losses.js";
 import { RunAftermath } from "./run-aftermath.js";
 import { loneCall, runLoneCall, type LoneCall } from "./facades/lone-call.js";
 import { budgetRanOut, describeCall, reportMarginMs } from "./run-waits.js";
-import { Lanes } from "./lanes.js";
+import type { Lanes } from "./lanes.js";
 import { globPattern } from "./url-waits.js";
 import { openPage } from "./open-page.js";
+import { MAX_CONSOLE_ENTRIES, pushConsole } from "./run-console.js";
 
 export { MAX_PAGES_PER_SESSION } from "./page-registry.js";
-export const MAX_CONSOLE_ENTRIES = 200;
-export const MAX_CONSOLE_TEXT = 2000;
+export { MAX_CONSOLE_ENTRIES, MAX_CONSOLE_TEXT } from "./run-console.js";
 /** How long a timed-out run may take to settle before the next run of its session starts anyway. */
 const SETTLE_GRACE_MS = 2000;
+
+export interface WorkerSessionOptions {
+  name: string;
+  /** A new page on the browser (launching it if need be). */
+  newPage: () => Promise<Page>;
+  /** The snippet's service globals beyond `snapshot()`. */
+  scopeFunctions: readonly ScopeFunction[];
+  /** Told whenever this session's snippet code is about to get control (the watchdog's marker). */
+  onEnter: (session: string) => void;
+  /** The artifact store's check of file arguments (setInputFiles and the like). */
+  fileArgs: FileArgumentCheck;
+  /** This session's downloads, for the operations that report them. */
+  downloadHistory: () => DownloadOutcome[];
+  /** The worker's lanes, shared by every session: this one's calls take their turn there. */
+  lanes: Lanes;
+  now: () => number;
+  /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md); undefined when off. */
+  isolated: IsolatedEvaluator | undefined;
+}
 
 export class WorkerSession {
   private readonly pages: PageRegistry;
@@ -49,7 +69,8 @@ export class WorkerSession {
   private run: Run | undefined;
   private readonly aftermath = new RunAftermath();
   private readonly realm: SessionRealm;
-  private closed = false;
+  /** Why the session was closed, once it was: what every run the close ends fails with. */
+  private closedBy: CloseReason | undefined;
   /** Browser losses (dropPages), so a run can tell that its browser died under it. */
   private readonly losses = new BrowserLosses();
 
@@ -57,21 +78,13 @@ export class WorkerSession {
   /** What typed operations keep per page across runs: snapshots and refs, observation buffers. */
   private readonly pageState: SessionPageState;
 
-  constructor(
-    readonly name: string,
-    /** A new page on the browser (launching it if need be). */
-    newPage: () => Promise<Page>,
-    scopeFunctions: readonly ScopeFunction[] = [],
-    /** Told whenever this session's snippet code is about to get control (the watchdog's marker). */
-    private readonly onEnter: (session: string) => void = () => {},
-    private readonly fileArgs: FileArgumentCheck = refuseFileArguments,
-    private readonly downloadHistory: () => DownloadOutcome[] = () => [],
-    /** The worker's lanes, shared by every session: this one's calls take their turn there. */
-    private readonly lanes: Lanes = new Lanes(),
-    private readonly now: () => number = Date.now,
-    /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md). */
-    isolated?: IsolatedEvaluator,
-  ) {
+  readonly name: string;
+  private readonly now: () => number;
+
+  constructor(private readonly options: WorkerSessionOptions) {
+    const { name, newPage, scopeFunctions, lanes, now, isolated } = options;
+    this.name = name;
+    this.now = now;
     this.pageState = new SessionPageState(now);
     // snapshot() answers as the `snapshot` operation when given its options (interactive, diff, cursor, target).
     const allFunctions = [snippetSnapshot(snapshotFunction(), () => ({ pages: this.pages, state: this.pageState })), ...scopeFunctions];
@@ -81,40 +94,25 @@ export class WorkerSession {
       // Told in the envelope of the run in flight; between runs nobody asked for the popup.
       if (this.run && !this.run.over) this.run.warnings.push({ code: "LIMIT_EXCEEDED", message });
     });
-    this.dispatch = new FacadeDispatch(this.pages, fileArgs, isolated);
+    this.dispatch = new FacadeDispatch(this.pages, options.fileArgs, isolated);
     this.events = new EventBridge((token, event) => this.realm.emit(token, event), undefined, (pageId, dialog) => this.pageState.claimDialog(pageId, dialog));
     this.realm = new SessionRealm({ session: name, scope: scopeNames([...this.scopeFunctions.values()]), consoleCap: MAX_CONSOLE_ENTRIES, limits: lanes.limits }, {
-      sync: (m) => { this.onEnter(this.name); return this.handleSync(m); },
-      async: (m) => { this.onEnter(this.name); return this.handleAsync(m); },
+      sync: (m) => { this.options.onEnter(this.name); return this.handleSync(m); },
+      async: (m) => { this.options.onEnter(this.name); return this.handleAsync(m); },
       note: (m) => { this.handleSync(m); },
       console: (token, type, text) => {
-        if (this.run?.token === token && !this.run.over) this.pushConsole(this.run, { type, text, source: "snippet" });
+        if (this.run?.token === token && !this.run.over) pushConsole(this.run, { type, text, source: "snippet" });
       },
       limit: (token, message) => { if (this.run?.token === token) this.run.limits.add(message); },
       done: (token, outcome) => { if (this.run?.token === token) this.run.done(outcome); },
       lost: (reason) => this.realmLost(reason),
-      activePage: () => this.activeOrNull(),
+      activePage: () => this.pages.activeOrNull(),
     });
   }
 
-  /** The active page, or null when the session has none. */
-  private activeOrNull(): string | null {
-    try {
-      return this.pages.active();
-    } catch {
-      return null;
-    }
-  }
-
-  /** A realm died or was stopped: its run ends (a heap bomb as LIMIT_EXCEEDED); the next run says `state` was reset. */
+  /** A realm died or was stopped: its run ends with why; the next run says `state` was reset. */
   private realmLost(reason: RealmLoss): void {
-    const run = this.run;
-    if (!run || run.over) return;
-    if (reason === "heap") {
-      run.done({ ok: false, error: { name: "Error", message: `the snippet ran out of memory (its realm's heap is limited to ${REALM_HEAP_MB} MiB)`, code: "LIMIT_EXCEEDED" } });
-    } else {
-      run.done({ ok: false, error: { name: "Error", message: "the snippet's realm stopped unexpectedly", code: "INTERNAL_ERROR" } });
-    }
+    if (this.run && !this.run.over) this.run.done({ ok: false, error: realmLossError(reason) });
   }
 
   /** Runs a snippet, or a typed operation (trusted code, no realm), in the same lane and budget. */
@@ -217,8 +215,10 @@ export class WorkerSession {
     return this.realm.end(run.token, endedInRealm);
   }
 
+  private get closed(): boolean { return this.closedBy !== undefined; }
+
   private closingError(): BwError {
-    return new BwError("SESSION_CLOSING", `session ${this.name} is closed`);
+    return closingError(this.closedBy ?? closeReasons.workerStopping(this.name));
   }
 
   private liveRun(token: unknown): Run {
@@ -263,7 +263,7 @@ export class WorkerSession {
     // The run's own page.title() may spare the envelope a second read; anything else may change a title.
     const titled = () => (m.ask === "call" && m.target === "page" && m.method === "title" ? this.titles.read(m.pageId, action) : this.titles.act(action));
     // In the session's lane: capped, and in its turn beside other sessions' calls; a call whose run ended while it waited never starts.
-    const guarded = this.lanes.submit(this.name, { message: m, run: () => { this.liveRun(m.token); return titled(); } });
+    const guarded = this.options.lanes.submit(this.name, { message: m, run: () => { this.liveRun(m.token); return titled(); } });
     // A cut-off run has settled once the browser calls it started have returned.
     const call = guarded.catch((error: unknown) => {
       if (error instanceof BwError && error.code === "LIMIT_EXCEEDED") run.limits.add(error.message);
@@ -307,7 +307,7 @@ export class WorkerSession {
 
   /** The call a lone-call snippet is, made as its realm would have made it; its outcome is the run's. */
   private startLoneCall(run: Run, lone: LoneCall): void {
-    this.onEnter(this.name);
+    this.options.onEnter(this.name);
     void runLoneCall(lone, () => this.pages.active(), run.token, (m) => this.handleAsync(m)).then(run.done);
   }
 
@@ -315,7 +315,7 @@ export class WorkerSession {
   private startOp(run: Run, start: OpStart): void {
     startOperation(run, start, {
       run: this.runContext(run), pages: this.pages, state: this.pageState, guard: (action) => run.blocked.guardCall(action),
-      scope: (name) => this.scopeFunctions.get(name), fileArgs: this.fileArgs, downloadHistory: this.downloadHistory, elementWaitMs: DEFAULT_ELEMENT_WAIT_MS,
+      scope: (name) => this.scopeFunctions.get(name), fileArgs: this.options.fileArgs, downloadHistory: this.options.downloadHistory, elementWaitMs: DEFAULT_ELEMENT_WAIT_MS,
     });
   }
 
@@ -335,7 +335,7 @@ export class WorkerSession {
   private onNewPage(pageId: string, page: Page): void {
     this.pageState.attach(pageId, page);
     page.on("console", (msg) => {
-      if (this.run) this.pushConsole(this.run, { type: msg.type(), text: msg.text(), source: "page" });
+      if (this.run) pushConsole(this.run, { type: msg.type(), text: msg.text(), source: "page" });
       this.events.onConsole(pageId, msg);
     });
     page.on("pageerror", (error) => this.events.onPageError(pageId, error));
@@ -344,11 +344,6 @@ export class WorkerSession {
     const changed = () => this.titles.changed();
     page.on("framenavigated", changed).on("domcontentloaded", changed).on("load", changed).on("close", changed);
     page.on("close", () => this.realm.pushActive());
-  }
-
-  private pushConsole(run: Run, entry: ConsoleEntry): void {
-    if (run.console.length >= MAX_CONSOLE_ENTRIES) return;
-    run.console.push({ ...entry, text: entry.text.length > MAX_CONSOLE_TEXT ? `${entry.text.slice(0, MAX_CONSOLE_TEXT)}…` : entry.text });
   }
 
   pageInfos(): PageInfo[] {
@@ -383,14 +378,14 @@ export class WorkerSession {
     return dropped;
   }
 
-  /** Ends the run in flight at once (SESSION_CLOSING); a run still waiting to start never will. */
-  async close(): Promise<void> {
-    this.closed = true;
+  /** Ends the run in flight at once, with `reason`; a run still waiting to start never will. */
+  async close(reason: CloseReason): Promise<void> {
+    this.closedBy ??= reason;
     if (this.run) {
       this.run.stop("closing");
       void this.endRun(this.run);
     }
     this.realm.close();
-    await this.pages.closeAll();
+    await this.pages.closeAll(reason);
   }
 }

@@ -59,6 +59,8 @@ export class RemoteBrowsers {
     const { host, port } = endpointAddress(this.#endpoint(id).url);
     return new Promise((resolve, reject) => {
       const socket = netConnect({ host, port });
+      // Handed to the worker: never read here (WorkerLink.sendSocket says why).
+      socket.pause();
       const timer = setTimeout(() => socket.destroy(new Error(`connecting to ${host}:${port} timed out`)), DIAL_TIMEOUT_MS);
       socket.once("connect", () => {
         clearTimeout(timer);

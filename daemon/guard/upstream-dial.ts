@@ -49,6 +49,12 @@ function attempt(address: string, port: number, options: DialOptions): Promise<D
   } catch (error) {
     return Promise.resolve({ kind: "failed", failure: "error", reason: messageOf(error) });
   }
+  // Never read here. A socket for the worker is handed over, and the daemon's copy
+  // stays open until the worker acknowledges it: a copy that reads takes (and drops)
+  // whatever the upstream sends meanwhile, on a loaded machine the whole response,
+  // and the browser sees an empty one. Paused before it connects, Node never starts
+  // reading it; the daemon's own proxy resumes it when it splices the tunnel.
+  socket.pause();
   options.onSocket(socket);
   // A socket error after the tunnel is up is handled there; this keeps one from
   // ever becoming an uncaught exception in between.

@@ -1,17 +1,26 @@
 // daemon.hello / daemon.status / daemon.shutdown.
 import { BwError } from "../../shared/protocol/errors.js";
-import { Hello, Shutdown, Status } from "../../shared/protocol/methods/index.js";
+import { Hello, Shutdown, Status, type DaemonIdentity, type StatusResult } from "../../shared/protocol/methods/index.js";
 import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../../shared/version.js";
-import type { ConnectionContext, Daemon } from "../daemon.js";
 import { settingsDifferences, type StatedSettings } from "../../shared/settings-diff.js";
+import type { ConnectionContext } from "./connection.js";
 
-export function registerDaemonMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
+/** The daemon as its own methods see it: who it is, how it is, and a way to stop it. */
+export interface DaemonControl {
+  identity(): DaemonIdentity;
+  /** No session, and no run queued or in flight: a client with other settings may replace it. */
+  idle(): boolean;
+  status(probeEndpoints: boolean): Promise<StatusResult>;
+  requestStop(reason: string): Promise<void>;
+}
+
+export function registerDaemonMethods(registry: MethodRegistry<ConnectionContext>, daemon: DaemonControl): void {
   registry.define(Hello, (params, connection) => {
     connection.greeted = true;
     connection.serveNames = params.serveNames === true;
     const identity = daemon.identity();
-    const idle = daemon.sessions.size === 0 && !daemon.sessions.busy;
+    const idle = daemon.idle();
     const reasons: string[] = [];
     if (params.protocol !== PROTOCOL_VERSION) reasons.push(`protocol ${PROTOCOL_VERSION} (client speaks ${params.protocol})`);
     if (params.clientVersion !== PACKAGE_VERSION) reasons.push(`version ${PACKAGE_VERSION} (client is ${params.clientVersion})`);

@@ -4,7 +4,7 @@
 // them unless its connection said at hello that it may.
 import { BwError } from "../../shared/protocol/errors.js";
 import { isServeName } from "../../shared/names.js";
-import type { ConnectionContext } from "../daemon.js";
+import type { ConnectionContext } from "./connection.js";
 
 export function assertMayUse(connection: ConnectionContext, kind: "session" | "state", name: string | undefined): void {
   if (name === undefined || connection.serveNames === true || !isServeName(name, kind)) return;

@@ -1,13 +1,14 @@
 // session.exec / session.list / session.close.
+import { closeReasons } from "../../shared/protocol/close-reason.js";
 import { transcriptPath } from "../../shared/paths.js";
 import { RunAttach, RunCancel, SessionClose, SessionExec, SessionList, TranscriptRead } from "../../shared/protocol/methods/index.js";
 import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { specOf } from "../../shared/session-settings.js";
-import type { ConnectionContext, Daemon } from "../daemon.js";
+import type { ConnectionContext, RunHost } from "./connection.js";
 import { Transcript } from "../sessions/transcript.js";
 import { assertMayUse } from "./serve-names.js";
 
-export function registerSessionMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
+export function registerSessionMethods(registry: MethodRegistry<ConnectionContext>, daemon: RunHost): void {
   registry.define(SessionExec, (params, connection) => {
     daemon.assertAccepting();
     assertMayUse(connection, "session", params.session);
@@ -32,6 +33,6 @@ export function registerSessionMethods(registry: MethodRegistry<ConnectionContex
   registry.define(SessionList, () => ({ sessions: daemon.sessions.list() }));
   registry.define(SessionClose, async (params, connection) => {
     assertMayUse(connection, "session", params.session);
-    return { closed: await daemon.sessions.close(params.session) };
+    return { closed: await daemon.sessions.close(params.session, closeReasons.byClient(params.session)) };
   });
 }

@@ -4,10 +4,11 @@
 import { SessionCreate, StateList, StateRemove, StateSave } from "../../shared/protocol/methods/index.js";
 import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { specOf } from "../../shared/session-settings.js";
-import type { ConnectionContext, Daemon } from "../daemon.js";
+import type { StateStore } from "../states/state-store.js";
+import type { ConnectionContext, RunHost } from "./connection.js";
 import { assertMayUse } from "./serve-names.js";
 
-export function registerStateMethods(registry: MethodRegistry<ConnectionContext>, daemon: Daemon): void {
+export function registerStateMethods(registry: MethodRegistry<ConnectionContext>, daemon: RunHost & { readonly states: Pick<StateStore, "list" | "remove"> }): void {
   registry.define(SessionCreate, async (params, connection) => {
     daemon.assertAccepting();
     const spec = specOf(params);

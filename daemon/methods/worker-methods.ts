@@ -5,12 +5,24 @@
 // it dials to the worker that asked.
 import { ArtifactsCommit, ArtifactsReserve, GuardConnect, GuardRemoteLease, GuardRemoteRelease, RemoteDial, RemoteHeaders, WorkerBlocked, type GuardConnectResult } from "../../shared/protocol/methods/index.js";
 import type { MethodRegistry } from "../../shared/protocol/rpc.js";
-import type { Daemon } from "../daemon.js";
+import type { ArtifactService } from "../artifacts/artifact-service.js";
+import type { GuardService } from "../guard/guard-service.js";
+import type { RemoteBrowsers } from "../guard/remote-browsers.js";
+import type { VaultService } from "../vault/service.js";
 import type { WorkerLink } from "../supervisor/process.js";
 import { registerGuardWorkerMethods } from "./guard-methods.js";
 import { registerVaultWorkerMethods } from "./vault-methods.js";
 
-export function registerWorkerMethods(registry: MethodRegistry<void>, daemon: Daemon, link: WorkerLink): void {
+/** The daemon's services the worker's pipe reaches, and where its watchdog's reports go. */
+export interface WorkerMethodHost {
+  readonly guard: GuardService;
+  readonly vault: VaultService;
+  readonly remote: Pick<RemoteBrowsers, "dial" | "headers" | "lease" | "release">;
+  readonly artifacts: Pick<ArtifactService, "reserve" | "commit">;
+  workerBlocked(session: string | null, blockedMs: number): void;
+}
+
+export function registerWorkerMethods(registry: MethodRegistry<void>, daemon: WorkerMethodHost, link: WorkerLink): void {
   registerGuardWorkerMethods(registry, daemon);
   registerVaultWorkerMethods(registry, daemon);
   registry.define(GuardConnect, async ({ host, port }): Promise<GuardConnectResult> => {

@@ -1,7 +1,8 @@
 // One session as the daemon keeps it: its FIFO queue (strictly in order),
 // its transcript and sequence numbers, and what it knows of its pages (the
 // worker generation it last ran on, a reset it has yet to be told of).
-import { BwError } from "../../shared/protocol/errors.js";
+import { closingError, type CloseReason } from "../../shared/protocol/close-reason.js";
+import type { BwError } from "../../shared/protocol/errors.js";
 import { transcriptPath, type HomeLayout } from "../../shared/paths.js";
 import type { SessionSpec } from "../../shared/session-settings.js";
 import { Transcript } from "./transcript.js";
@@ -11,8 +12,8 @@ export class DaemonSession {
   lastUsedAt: number;
   inFlight = 0;
   queued = 0;
-  /** Set by close: a run still waiting in the queue stops waiting and never starts. */
-  closed = false;
+  /** Why it was closed, once it was: a run still waiting in the queue stops waiting and never starts. */
+  private closedBy: CloseReason | undefined;
   private markClosed!: () => void;
   private readonly closing = new Promise<void>((resolve) => (this.markClosed = resolve));
   private tail: Promise<unknown> = Promise.resolve();
@@ -36,15 +37,21 @@ export class DaemonSession {
     return this.seq;
   }
 
-  close(): void {
-    this.closed = true;
+  get closed(): boolean {
+    return this.closedBy !== undefined;
+  }
+
+  /** Idempotent: the first reason stands. */
+  close(reason: CloseReason): void {
+    this.closedBy ??= reason;
     this.markClosed();
     // Runs still in its queue end with SESSION_CLOSING and write no line; one that does opens the file again.
     this.transcript.close();
   }
 
+  /** What a run ended by the close fails with: the reason it was closed for. */
   closingError(): BwError {
-    return new BwError("SESSION_CLOSING", `session ${this.name} was closed`);
+    return closingError(this.closedBy ?? { code: "INTERNAL_ERROR", message: `session ${this.name} is not closed` });
   }
 
   /** Runs `task` after every earlier task of this session has finished, or at once when the session closes. */

@@ -2,7 +2,8 @@
 // session, concurrent across sessions), one absolute budget per exec counted
 // from acceptance, and a transcript line written before the caller hears back.
 import { randomUUID } from "node:crypto";
-import { LIMIT_DEFAULTS, raiseHint, type LimitSettings } from "../../shared/config-limits.js";
+import { raiseHint, type LimitSettings } from "../../shared/config-limits.js";
+import { closeReasons, type CloseReason } from "../../shared/protocol/close-reason.js";
 import { BwError, toBwError } from "../../shared/protocol/errors.js";
 import { describeFsError } from "../../shared/fs-problem.js";
 import { envelopeOf, type Envelope, type WorkerOutcome } from "../../shared/protocol/envelope.js";
@@ -56,15 +57,16 @@ function failed(error: BwError): WorkerOutcome {
 export interface SessionRegistryOptions {
   layout: HomeLayout;
   worker: WorkerSupervisor;
-  now?: () => number;
+  now: () => number;
   /** Applied to every envelope before it is returned (spill, pins, the containment warning). */
   finishEnvelope: EnvelopeFinisher;
   /** The vault's redaction of outcomes and transcript text. */
   filterOutput: OutputFilter;
-  limits?: LimitSettings;
-  contexts?: SessionContexts;
+  limits: LimitSettings;
+  /** Isolated sessions' contexts and saved states. */
+  contexts: SessionContexts;
   /** Which sessions this host holds, for a daemon that takes over after a crash. */
-  records?: SessionRecords;
+  records: SessionRecords;
 }
 
 export class SessionRegistry {
@@ -77,19 +79,18 @@ export class SessionRegistry {
   private readonly finishEnvelope: EnvelopeFinisher;
   private readonly filterOutput: OutputFilter;
   private readonly limits: LimitSettings;
-  /** Isolated sessions' contexts and saved states. */
-  private readonly contexts: SessionContexts | undefined;
+  private readonly contexts: SessionContexts;
   /** The file that tells a daemon taking over after a crash which sessions lost their pages. */
-  private readonly records: SessionRecords | undefined;
+  private readonly records: SessionRecords;
 
-  /** The envelope finisher and the redaction are required: a registry without them would pass on what it must not, fail open. */
+  /** Every option is required: a registry without its envelope finisher or redaction would pass on what it must not, fail open. */
   constructor(options: SessionRegistryOptions) {
     this.layout = options.layout;
     this.worker = options.worker;
-    this.now = options.now ?? Date.now;
+    this.now = options.now;
     this.finishEnvelope = options.finishEnvelope;
     this.filterOutput = options.filterOutput;
-    this.limits = options.limits ?? LIMIT_DEFAULTS;
+    this.limits = options.limits;
     this.contexts = options.contexts;
     this.records = options.records;
     this.runs = new RunTable(this.now);
@@ -115,7 +116,7 @@ export class SessionRegistry {
   }
 
   private recordSessions(): void {
-    this.records?.write([...this.sessions.values()].map((s) => ({ session: s.name, spec: s.spec })));
+    this.records.write([...this.sessions.values()].map((s) => ({ session: s.name, spec: s.spec })));
   }
 
   /**
@@ -124,8 +125,8 @@ export class SessionRegistry {
    */
   claimProfile(lockPath: string, from: LockHolder | undefined, log: (line: string) => void): void {
     if (from) log(`took over the profile lock of pid ${from.pid}, which had stopped without releasing it`);
-    this.contexts?.claim();
-    const left = this.records?.claim(lockPath) ?? [];
+    this.contexts.claim();
+    const left = this.records.claim(lockPath);
     if (left.length === 0) return;
     log(`sessions that lost their pages with it: ${left.map((r) => r.session).join(", ")}`);
     this.restore(left, holderGoneReason(this.layout.profile, from));
@@ -164,11 +165,6 @@ export class SessionRegistry {
     return existing ?? this.session(name, spec);
   }
 
-  private isolation(): SessionContexts {
-    if (!this.contexts) throw new BwError("INTERNAL_ERROR", "this host was made without isolated sessions and saved states");
-    return this.contexts;
-  }
-
   /** session.create: true when made now (an isolated one with its context ready); false for one made the same way before. */
   async create(name: string, spec: SessionSpec): Promise<boolean> {
     const existed = this.sessions.has(name);
@@ -180,12 +176,12 @@ export class SessionRegistry {
         const worker = await this.worker.ensure();
         if (session.closed) throw session.closingError();
         const generation = this.worker.generation;
-        session.placement = await this.isolation().open(worker, name, spec, true);
+        session.placement = await this.contexts.open(worker, name, spec, true);
         session.workerGeneration = generation;
       });
     } catch (error) {
       // A session that could not be made (a missing state, a setting Chromium refused) is not left behind.
-      if (this.sessions.get(name) === session) await this.close(name);
+      if (this.sessions.get(name) === session) await this.close(name, closeReasons.notMade(name));
       throw error;
     }
     return true;
@@ -201,7 +197,7 @@ export class SessionRegistry {
       if (session.spec.isolated && session.workerGeneration !== this.worker.generation) {
         throw new BwError("SESSION_RESET", `session ${name}'s context was lost with a worker restart; nothing was saved`);
       }
-      return this.isolation().save(worker, name, stateName);
+      return this.contexts.save(worker, name, stateName);
     });
   }
 
@@ -292,10 +288,10 @@ export class SessionRegistry {
       if (lostPages) session.placement = undefined;
       // An isolated session on a new worker (or a daemon that took over) gets its context again: its settings and its autosaved storage.
       const fresh = session.workerGeneration === undefined && session.resetPending === undefined;
-      if (session.spec.isolated && session.workerGeneration !== generation) session.placement = await this.isolation().open(worker, session.name, session.spec, fresh);
+      if (session.spec.isolated && session.workerGeneration !== generation) session.placement = await this.contexts.open(worker, session.name, session.spec, fresh);
       session.workerGeneration = generation;
       const outcome = await worker.call(WorkerRun, { session: request.session, run: request.run, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
-      if (session.spec.isolated && !session.closed) this.isolation().autosave(worker, session.name);
+      if (session.spec.isolated && !session.closed) this.contexts.autosave(worker, session.name);
       if (outcome.placement !== undefined) session.placement = outcome.placement;
       delete outcome.placement;
       if (lostPages && !outcome.warnings.some((w) => w.code === "SESSION_RESET")) {
@@ -329,22 +325,28 @@ export class SessionRegistry {
     }));
   }
 
-  async close(name: string): Promise<boolean> {
+  /** `reason`, made where the close started, is what every run the close ends fails with, here and in the worker. */
+  async close(name: string, reason: CloseReason): Promise<boolean> {
     const session = this.sessions.get(name);
     if (!session) return false;
     this.sessions.delete(name);
     this.recordSessions();
-    session.close();
+    session.close(reason);
     const worker = this.worker.current();
-    if (worker) await worker.call(WorkerCloseSession, { session: name }).catch(() => {});
-    if (session.spec.isolated) await this.contexts?.forget(name);
+    if (worker) await worker.call(WorkerCloseSession, { session: name, reason }).catch(() => {});
+    if (session.spec.isolated) await this.contexts.forget(name);
     return true;
+  }
+
+  /** Every session, for one reason (the daemon stopping). */
+  async closeAll(reason: CloseReason): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((name) => this.close(name, reason)));
   }
 
   /** A clean stop: nothing is left for a daemon taking over to restore. */
   async stopCleanly(): Promise<void> {
-    this.records?.remove();
-    await this.contexts?.forgetAll();
+    this.records.remove();
+    await this.contexts.forgetAll();
   }
 
   /** Sessions idle past the TTL, for the reaper. */

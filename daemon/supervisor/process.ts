@@ -16,7 +16,10 @@ import { sweepWorkerTmp, type SpawnedWorker } from "./spawn.js";
 
 /** What a worker's methods may do to that worker besides answering it. */
 export interface WorkerLink {
-  /** Hands a connected socket to the worker (the daemon closes its own copy); resolves with the ticket the worker knows it by. */
+  /**
+   * Hands a connected socket to the worker (the daemon closes its own copy); resolves with the ticket the worker knows it by.
+   * The socket must have been paused before it connected, so the daemon never read from it.
+   */
   sendSocket(socket: Socket): Promise<number>;
   /** Calls `listener` once the worker has exited (at once if it has). */
   whenExited(listener: () => void): void;
@@ -116,6 +119,14 @@ export class WorkerProcess implements WorkerLink {
       if (this.exited || !this.child.connected) {
         socket.destroy();
         reject(new BwError("SESSION_RESET", "the worker is gone"));
+        return;
+      }
+      // The daemon's copy stays open until the worker acknowledges the socket; a copy that
+      // reads meanwhile takes (and drops) bytes the worker never sees. Only a socket paused
+      // since before it connected has never read.
+      if (!socket.isPaused() || socket.bytesRead > 0) {
+        socket.destroy();
+        reject(new BwError("INTERNAL_ERROR", "a socket for the worker was read by the daemon"));
         return;
       }
       const message: GuardSocketMessage = { type: GUARD_SOCKET_MESSAGE, ticket };

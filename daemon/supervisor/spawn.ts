@@ -32,6 +32,9 @@ export interface SpawnedWorker {
   inner?: ContainedPid;
 }
 
+/** The worker's Node flags. Node 20 needs the first for importModuleDynamically on vm.Script. */
+export const WORKER_NODE_FLAGS = ["--experimental-vm-modules", "--disable-warning=ExperimentalWarning"] as const;
+
 /** Where workers' own temp folders live, beside Chromium's `tmp` in the browser env folder. */
 export function workerTmpRoot(browserEnvDir: string): string {
   return path.join(browserEnvDir, "worker-tmp");
@@ -50,8 +53,7 @@ export function spawnWorker(plan: WorkerSpawnPlan): SpawnedWorker {
   // (Node 20 ignores the variable). A shared cache Node checks on read, not profile state.
   const compileCache = inherited.NODE_COMPILE_CACHE ?? path.join(dirs.browserEnvDir, "compile-cache");
   const env = { ...inherited, TMPDIR: tmpDir, NODE_COMPILE_CACHE: compileCache };
-  // Node 20 needs the flag for importModuleDynamically on vm.Script.
-  const node = [process.execPath, "--experimental-vm-modules", "--disable-warning=ExperimentalWarning", real(WORKER_MAIN) ?? WORKER_MAIN];
+  const node = [process.execPath, ...WORKER_NODE_FLAGS, real(WORKER_MAIN) ?? WORKER_MAIN];
   // fd 3: the JSON-RPC pipe; fd 4: Node's IPC channel, which only carries the sockets the daemon dials for the guard proxy.
   const stdio: ("ignore" | "pipe" | "ipc")[] = ["ignore", "pipe", "pipe", "pipe", "ipc"];
   const { containment } = plan;

@@ -230,7 +230,10 @@ describe("betterwright mcp over stdio", () => {
 
   it("keeps a --session lane open after its connection ends", async () => {
     const lane = await start(["--session", "mcp-shared-lane"]);
-    await lane.client.callTool({ name: "navigate", arguments: { url: `${server.url}/second` } });
+    const nav = await lane.client.callTool({ name: "navigate", arguments: { url: `${server.url}/second` } });
+    // A failed navigation names its error (a code, Chromium's net:: error) here rather than as an error page further on.
+    expect(nav.isError, textOf(nav)).toBeFalsy();
+    expect(JSON.parse(textOf(nav))).toMatchObject({ title: "Second", status: 200 });
     expect((await sessionsOf(lane)).current).toBe("mcp-shared-lane");
     await lane.close();
     await new Promise((r) => setTimeout(r, 500));

@@ -88,8 +88,8 @@ describe("a persistent session across CLI processes", () => {
     // A title read while another call of the run is still changing the page.
     expect(await titles(`const [, t] = await Promise.all([page.evaluate(() => new Promise((r) => setTimeout(() => { document.title = "Late"; r(); }, 20))), page.title()]); return t`))
       .toEqual({ result: "Set by the run", pages: [["p1", "Late", true]] });
-    // The page navigates on its own after the run read the title.
-    expect(await titles(`await page.goto(${front}); await page.evaluate(() => setTimeout(() => { location.href = "/next" }, 50)); const t = await page.title(); await new Promise((r) => setTimeout(r, 500)); return t`))
+    // The page navigates on its own after the run read the title (a second later: a busy machine may take a while to read it).
+    expect(await titles(`await page.goto(${front}); await page.evaluate(() => setTimeout(() => { location.href = "/next" }, 1_000)); const t = await page.title(); await new Promise((r) => setTimeout(r, 2_500)); return t`))
       .toEqual({ result: "Front page", pages: [["p1", "Second page", true]] });
     expect(await titles(`const p = await openPage(${front}); return p.title()`))
       .toEqual({ result: "Front page", pages: [["p1", "Second page", false], ["p2", "Front page", true]] });

@@ -166,3 +166,57 @@ export function reachability(graph: ImportGraph, follow: (edge: Edge) => boolean
     return reached;
   };
 }
+
+/**
+ * The import circles among the files `inside` accepts: each a strongly connected set of files (Tarjan),
+ * sorted, every kind of edge counted (a type-only import still ties the two files' designs together).
+ */
+export function importCircles(graph: ImportGraph, inside: (file: string) => boolean): string[][] {
+  const out = new Map<string, Set<string>>();
+  for (const { from, to } of graph.edges) {
+    if (!inside(from) || !inside(to)) continue;
+    const targets = out.get(from) ?? new Set<string>();
+    targets.add(to);
+    out.set(from, targets);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of out.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file)!, index.get(next)!));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const members: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      members.push(member);
+    } while (member !== file);
+    if (members.length > 1 || out.get(file)?.has(file)) circles.push(members.sort());
+  };
+  for (const file of [...out.keys()].sort()) if (!index.has(file)) visit(file);
+  return circles.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+/** Whether a source reads `process.env` (`process.env`, `process["env"]`), comments and strings aside. */
+export function readsProcessEnv(source: string): boolean {
+  let found = false;
+  walk(parseAst(source, { lang: "ts" }) as unknown as Node, (node) => {
+    if (node.type !== "MemberExpression" || nameOf(node.object) !== "process") return;
+    if ((node.computed ? literal(node.property) : nameOf(node.property)) === "env") found = true;
+  });
+  return found;
+}

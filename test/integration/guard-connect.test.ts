@@ -3,14 +3,20 @@
 // allowed literal; the worker's side matches each socket handed over with the
 // answer that names it. The dialer connects only to loopback and records every
 // address it is asked for, so nothing can leave the machine.
+import { fork } from "node:child_process";
 import { EventEmitter } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect, createServer, Socket, type AddressInfo, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GuardService } from "../../daemon/guard/guard-service.js";
+import { WorkerProcess } from "../../daemon/supervisor/process.js";
 import { connectThroughDaemon, SocketInbox, type DaemonCaller } from "../../daemon/browser-worker/guard/proxy/daemon-connect.js";
 import type { PolicySettings } from "../../shared/config.js";
 import { NetworkPolicy } from "../../shared/guard/policy/index.js";
-import { GUARD_SOCKET_MESSAGE, GuardConnect, type GuardConnectResult } from "../../shared/protocol/methods/index.js";
+import { GUARD_SOCKET_MESSAGE, GuardConnect, type GuardConnectResult, type WorkerInit } from "../../shared/protocol/methods/index.js";
+import { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { recordingDialer } from "../helpers/guard-proxy-harness.js";
 
 const METADATA = "169.254.169.254";
@@ -154,5 +160,45 @@ describe("the worker's side: sockets matched with the answers that name them", (
     expect(await connectUpstream("echo.test", 1, gone.signal)).toMatchObject({ kind: "aborted" });
     expect(second.destroyed).toBe(true);
     expect(asked).toEqual([{ host: "blocked.test", port: 80 }, { host: "echo.test", port: 1 }, { host: "echo.test", port: 1 }]);
+  });
+});
+
+describe("the handover: the daemon's copy of a socket it passed to the worker", () => {
+  /** A real WorkerProcess around a stand-in worker (fixtures/stand-in-worker.mjs) that reports what each socket carried. */
+  function standInWorker() {
+    const dir = mkdtempSync(path.join(tmpdir(), "bw-handover-"));
+    const child = fork(new URL("./fixtures/stand-in-worker.mjs", import.meta.url), [], { stdio: ["ignore", "pipe", "pipe", "pipe", "ipc"] });
+    const init = { browser: null, headless: true, profileDir: dir, browserEnvDir: dir, artifactsDir: dir } satisfies WorkerInit;
+    const link = new WorkerProcess({
+      init,
+      registry: () => new MethodRegistry<void>(),
+      spawn: () => ({ child, tmpDir: path.join(dir, "worker-tmp"), contained: false }),
+      log: () => {},
+      onExit: () => {},
+    });
+    cleanups.push(() => {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const report = new Promise<{ received: string; ended: boolean }>((resolve) => child.on("message", (m: { received?: unknown }) => void (typeof m?.received === "string" && resolve(m as never))));
+    return { child, link, report };
+  }
+
+  it("is never read: an answer that comes before the worker has taken the socket still reaches the worker, whole", async () => {
+    // The upstream answers once the socket is on its way, and the worker is too busy to take it yet: on a
+    // loaded machine, a response that arrives before the daemon has closed its own copy of the socket.
+    const response = "HTTP/1.1 200 OK\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello";
+    const server: Server = createServer((socket) => {
+      socket.on("error", () => {});
+      setTimeout(() => socket.end(response), 200);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => server.close());
+    const worker = standInWorker();
+    const outcome = await new GuardService(OPEN).connect("127.0.0.1", (server.address() as AddressInfo).port);
+    if (outcome.kind !== "connected") throw new Error(`not connected: ${JSON.stringify(outcome)}`);
+    worker.child.send({ stallMs: 1_000 });
+    await worker.link.sendSocket(outcome.socket);
+    expect(await worker.report).toEqual({ received: response, ended: true });
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import net from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { Daemon } from "../../daemon/daemon.js";
+import { composeDaemon } from "../../daemon/compose.js";
 import { Logger } from "../../daemon/log.js";
 import { Transcript } from "../../daemon/sessions/transcript.js";
 import { openVault } from "../../daemon/vault/vault.js";
@@ -35,7 +35,15 @@ describe("the daemon's home and files", () => {
 
   const daemonIn = (home: string) => {
     const { settings } = resolveConfig({ flags: { home }, env: {} });
-    return new Daemon({ home, profile: "default", settings: daemonSettingsOf(settings), defaultTimeoutMs: 30_000 });
+    const daemonSettings = daemonSettingsOf(settings);
+    return composeDaemon({
+      bootstrap: { home, profile: "default", settings: daemonSettings, defaultTimeoutMs: 30_000 },
+      serving: true,
+      policy: daemonSettings.policy,
+      containment: { active: false, reason: "not asked here", fix: "none" },
+      env: {},
+      now: Date.now,
+    });
   };
 
   it("refuses to start in a home others can write, and writes nothing there", () => {

@@ -12,7 +12,7 @@
 // targets is a literal of the CLI's own sources, checked here where it is written.
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { graphOf, reachability, readSources, scanImports, type Edge, type ImportGraph } from "../helpers/import-graph.js";
+import { graphOf, importCircles, reachability, readSources, readsProcessEnv, scanImports, type Edge, type ImportGraph } from "../helpers/import-graph.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TOP = ["cli", "client", "daemon", "shared"] as const;
@@ -99,8 +99,29 @@ describe("import boundaries", () => {
     expect(violations(graph)).toEqual([]);
   });
 
+  it("has no import circle in the daemon's process, type-only imports included", () => {
+    expect(importCircles(graph, (file) => under(file, "daemon"))).toEqual([]);
+  });
+
   it("crosses from the clients into the daemon exactly once: the in-process host, from client/daemon-code.ts", () => {
     expect(crossings(graph)).toEqual([IN_PROCESS]);
+  });
+});
+
+describe("the environment", () => {
+  /** The daemon's entry points read the environment and hand it to what they build (docs/architecture.md). */
+  const ENTRY_POINTS = ["daemon/main.ts", "daemon/in-process.ts", `${WORKER}/main.ts`];
+
+  it("is read in the daemon's processes only by their entry points", () => {
+    const readers = [...readSources(ROOT, ["daemon"])].filter(([, text]) => readsProcessEnv(text)).map(([file]) => file);
+    expect(readers.filter((file) => !ENTRY_POINTS.includes(file))).toEqual([]);
+  });
+
+  it("is seen however it is read, and not in comments or strings", () => {
+    expect(readsProcessEnv("const a = process.env.HOME;")).toBe(true);
+    expect(readsProcessEnv(`const { PATH } = process["env"];`)).toBe(true);
+    expect(readsProcessEnv("f(process.env);")).toBe(true);
+    expect(readsProcessEnv(`// process.env\nconst text = "process.env"; const e = options.env; process.pid;`)).toBe(false);
   });
 });
 
@@ -172,6 +193,17 @@ describe("the boundary check itself", () => {
       .toEqual([expect.stringContaining("in-context code imports only types")]);
     expect(violations(graph({ "client/x.ts": "await import(`../daemon/${name}.js`);" })))
       .toEqual([expect.stringContaining("cannot be checked")]);
+  });
+
+  it("finds an import circle, through files in between and type-only imports", () => {
+    const circles = importCircles(graph({
+      "daemon/daemon.ts": `import { a } from "./methods/a.js"; import "./log.js";`,
+      "daemon/methods/a.ts": `import { b } from "./b.js";`,
+      "daemon/methods/b.ts": `import type { Daemon } from "../daemon.js";`,
+      "daemon/log.ts": `import type { Self } from "./log.js";`,
+      "daemon/main.ts": `import { Daemon } from "./daemon.js";`,
+    }), (file) => under(file, "daemon"));
+    expect(circles).toEqual([["daemon/daemon.ts", "daemon/methods/a.ts", "daemon/methods/b.ts"], ["daemon/log.ts"]]);
   });
 
   it("lets the in-process import through, and only from its file", () => {

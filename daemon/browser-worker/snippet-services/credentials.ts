@@ -13,7 +13,7 @@ import {
   type VaultEntryInfo,
 } from "../../../shared/protocol/methods/index.js";
 import type { RunContext, ScopeFunction } from "../facades/scope-functions.js";
-import type { WorkerServices } from "./index.js";
+import type { RpcPeer } from "../../../shared/protocol/rpc.js";
 import { disposeFields, FIELD_WAIT_MS, findLoginFields, typeLogin, type TypeResult } from "./credential-fields.js";
 
 /** What a snippet learns about a credential: never the secret. */
@@ -80,9 +80,8 @@ function report(entry: CredentialInfo, typed: TypeResult): FillReport {
   return { ...entry, filled: { username: typed.username, password: typed.password }, submitted: typed.submitted };
 }
 
-export function credentialFunctions(services: WorkerServices): ScopeFunction[] {
-  const daemon = services.daemon;
-
+/** `daemon`: the worker's pipe, for the vault's fill-side requests. */
+export function credentialFunctions(daemon: RpcPeer<void>): ScopeFunction[] {
   async function list(run: RunContext): Promise<CredentialInfo[]> {
     const { entries } = await daemon.call(VaultListForSite, { pageUrl: run.activePage().url() }, run.remainingMs());
     run.assertLive();

@@ -17,7 +17,7 @@ export interface WorkerServices {
 
 export function scopeFunctions(services: WorkerServices): ScopeFunction[] {
   return [
-    ...credentialFunctions(services),
+    ...credentialFunctions(services.daemon),
     ...(services.artifacts?.scopeFunctions() ?? []),
   ];
 }

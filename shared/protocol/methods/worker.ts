@@ -1,5 +1,6 @@
 // daemon → worker: the browser side of sessions.
 import type { WorkerOutcome } from "../envelope.js";
+import { closeReasonParam } from "../close-reason.js";
 import { BwError } from "../errors.js";
 import { bool, custom, num, obj, optional, str } from "../validate.js";
 import type { LaneLimits } from "../../config-limits.js";
@@ -58,7 +59,8 @@ export const WorkerRun = declare<WorkerOutcome>()("worker.run", obj({
   approveDownloads: optional(bool()),
 }), workerOutcome);
 export const WorkerCancel = declare<{ cancelled: boolean }>()("worker.cancel", obj({ session: nameParam("session"), runId: runIdParam }), obj({ cancelled: bool() }));
-export const WorkerCloseSession = declare<{ closed: boolean }>()("worker.closeSession", obj({ session: nameParam("session") }), obj({ closed: bool() }));
+/** `reason`: why, made where the close started; every run it ends fails with it. */
+export const WorkerCloseSession = declare<{ closed: boolean }>()("worker.closeSession", obj({ session: nameParam("session"), reason: closeReasonParam }), obj({ closed: bool() }));
 export const WorkerPing = declare<{ now: number; browser: { running: boolean } }>()("worker.ping", optional(obj({})), obj({ now: num(), browser: obj({ running: bool() }) }));
 export const WorkerShutdown = declare<{ ok: true }>()("worker.shutdown", optional(obj({})), okTrue);
 
