@@ -32,7 +32,7 @@ async function bystander(bw: BetterWright, batches: number): Promise<number[]> {
 /** In-process: a typical call's admission and release, as every page call of a snippet pays it. */
 function bookkeepingMicros(): number {
   const budget = new LaneBudget(laneLimitsOf(LIMIT_DEFAULTS));
-  const message = { op: "call", token: "5c1f0e1e-6a53-4c1e-9d8e-3b1f2a4c5d6e", target: "locator", pageId: "p1", frameId: null, method: "textContent", args: [], steps: [{ m: "locator", a: ["#t"] }] };
+  const message = { ask: "call", token: "5c1f0e1e-6a53-4c1e-9d8e-3b1f2a4c5d6e", target: "locator", pageId: "p1", frameId: null, method: "textContent", args: [], steps: [{ m: "locator", a: ["#t"] }] };
   const n = 200_000;
   const t0 = performance.now();
   for (let i = 0; i < n; i++) budget.release(budget.admit(message));

@@ -11,7 +11,7 @@ import { connectInProcess, type InProcessConnection } from "./in-process.js";
 import { applyPolicyOption, type PolicyOption } from "./policy-option.js";
 import type { NetworkPolicy } from "../../shared/guard/policy/index.js";
 import { vaultApi, type VaultApi } from "./vault-api.js";
-import { checkOperation, type OperationArgs, type OperationName } from "../../shared/protocol/operations/index.js";
+import { checkOperation, type OperationArgs, type OperationName, type OperationResult } from "../../shared/protocol/operations/index.js";
 import { SessionOp } from "../../shared/protocol/methods/index.js";
 import { callRun } from "./run-call.js";
 import { SessionCreate, type SessionCreateResult } from "../../shared/protocol/methods/index.js";
@@ -169,12 +169,13 @@ export class BetterWright {
    * envelope as a snippet, with the operation's result as `result`. Arguments are data, checked against the
    * operation table (INVALID_ARGUMENT names the one that is wrong).
    */
-  async op<N extends OperationName>(name: N, args: OperationArgs<N> = {} as OperationArgs<N>, options: OpOptions = {}): Promise<Envelope> {
+  async op<N extends OperationName>(name: N, args: OperationArgs<N> = {} as OperationArgs<N>, options: OpOptions = {}): Promise<Envelope<OperationResult<N>>> {
     options.signal?.throwIfAborted();
     // Checked here too, so that a bad call fails before a daemon (and a browser) is started for it.
     checkOperation(name, args);
     const { peer } = await this.connect(true);
-    return callRun(peer, options.signal, (runId) => this.attach(runId), (runId) => peer.call(SessionOp, {
+    // The daemon answers with the table's result type for this operation (its handler's, which the worker's outcome check bounds).
+    return callRun<Envelope<OperationResult<N>>>(peer, options.signal, (runId) => this.attach(runId), (runId) => peer.call(SessionOp, {
       session: options.session ?? this.config.settings.session,
       op: name,
       args: args as Record<string, unknown>,

@@ -28,7 +28,7 @@ import { realmThreads } from "./realm/realm-threads.js";
 import { chromiumArgs } from "./chromium-args.js";
 import { IsolatedEvaluator } from "./stealth/isolated-eval.js";
 import { chromiumMajor, stealthArgs } from "./stealth/stealth-launch.js";
-import type { OpStart } from "./ops/op-context.js";
+import type { SessionRun } from "./ops/op-context.js";
 import type { RemotePool } from "./remote/remote-pool.js";
 
 /** How long a new page may go without an owner before it is taken for an orphan (see watchOwner). */
@@ -318,12 +318,11 @@ export class BrowserHost {
     return this.isolated.get(name)?.autosave(maxBytes) ?? Promise.resolve({ unchanged: true });
   }
 
-  /** A snippet, or a typed operation (`OpStart`). */
-  /** `args`: a snippet's JSON data, seen as `args`. */
-  async exec(name: string, code: string | OpStart, budgetMs: number, runId: string, approveDownloads = false, args?: unknown): Promise<WorkerOutcome> {
+  /** A snippet, or a typed operation ready to start. */
+  async exec(name: string, run: SessionRun, budgetMs: number, runId: string, approveDownloads = false): Promise<WorkerOutcome> {
     this.artifacts.beginRun(name, runId, approveDownloads, budgetMs);
-    const outcome = await this.session(name).exec(code, budgetMs, runId, args);
-    await this.artifacts.finishRun(name, runId, outcome, typeof code !== "string");
+    const outcome = await this.session(name).exec(run, budgetMs, runId);
+    await this.artifacts.finishRun(name, runId, outcome, run.kind === "operation");
     if (this.resetSessions.delete(name)) {
       outcome.warnings.push({ code: "SESSION_RESET", message: this.remote
         ? "the remote browser this session lived on went away since its last call; its pages, cookies and storage were lost"

@@ -44,8 +44,8 @@ export type CallKind = "waits" | "heavy" | "call";
 
 export function callKind(m: Record<string, unknown>): CallKind {
   // Answering a dialog is what a call blocked on that dialog waits for: it never waits behind it.
-  if (m.op === "urlWait" || m.op === "dialog" || (m.op === "call" && typeof m.method === "string" && m.method.startsWith("waitFor"))) return "waits";
-  if (m.op === "scope" && m.name === "screenshot") return "heavy";
+  if (m.ask === "urlWait" || m.ask === "dialog" || (m.ask === "call" && typeof m.method === "string" && m.method.startsWith("waitFor"))) return "waits";
+  if (m.ask === "scope" && m.name === "screenshot") return "heavy";
   return "call";
 }
 

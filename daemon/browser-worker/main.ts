@@ -3,9 +3,8 @@
 import net from "node:net";
 import { errorText, isOwnRealmError } from "../../shared/protocol/error-text.js";
 import { BwError } from "../../shared/protocol/errors.js";
-import { WorkerCancel, WorkerCloseSession, WorkerCreateSession, WorkerExec, WorkerInitialize, WorkerPing, WorkerSaveState, WorkerAutosaveState, WorkerShutdown, WorkerRemoteRefused, WorkerEndpoints, type WorkerInit } from "../../shared/protocol/methods/index.js";
+import { WorkerCancel, WorkerCloseSession, WorkerCreateSession, WorkerInitialize, WorkerRun, WorkerPing, WorkerSaveState, WorkerAutosaveState, WorkerShutdown, WorkerRemoteRefused, WorkerEndpoints, type WorkerInit } from "../../shared/protocol/methods/index.js";
 import { MethodRegistry, RpcPeer } from "../../shared/protocol/rpc.js";
-import { WorkerOp } from "../../shared/protocol/methods/index.js";
 import { BrowserHost } from "./browser-host.js";
 import { operationRun } from "./ops/registry.js";
 import { loadPlaywright } from "./playwright.js";
@@ -58,11 +57,11 @@ function main(): void {
       }
       return { ok: true as const };
     })
-    .define(WorkerOp, async (p) => {
-      const op = operationRun(p.op, p.args, p.elementWaitMs);
-      return afterRun(op.finish(await ready().exec(p.session, op.start, p.budgetMs, p.runId, p.approveDownloads === true)));
+    .define(WorkerRun, async ({ session, run, budgetMs, runId, approveDownloads }) => {
+      if (run.kind === "snippet") return afterRun(await ready().exec(session, run, budgetMs, runId, approveDownloads === true));
+      const op = operationRun(run);
+      return afterRun(op.finish(await ready().exec(session, { kind: "operation", start: op.start }, budgetMs, runId, approveDownloads === true)));
     })
-    .define(WorkerExec, async (p) => afterRun(await ready().exec(p.session, p.code, p.budgetMs, p.runId, p.approveDownloads === true, p.args)))
     .define(WorkerCreateSession, async (p) => {
       await ready().createSession(p.session, p.settings, p.state);
       const placement = ready().placementOf(p.session);

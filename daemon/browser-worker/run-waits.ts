@@ -38,12 +38,12 @@ function chainText(steps: unknown): string {
 
 /** A snippet's browser call as words: page.goto("http://…"), getByRole("button", {"name":"Go"}).click(). */
 export function describeCall(m: Record<string, unknown>): string {
-  const method = String(m.method ?? m.op ?? "call");
+  const method = String(m.method ?? m.ask ?? "call");
   const receiver = m.target === "locator" ? chainText(m.steps) : String(m.target ?? "page");
   const args = Array.isArray(m.args) ? m.args : [];
   let first = "";
   if (SHOWN_FIRST_ARG.has(method) && args.length > 0) first = typeof args[0] === "string" && URL_ARG.has(method) ? shown(safeUrl(args[0])) : shown(args[0]);
-  if (m.op === "openPage" && typeof m.url === "string") return clip(`newPage(${shown(safeUrl(m.url))})`);
+  if (m.ask === "openPage" && typeof m.url === "string") return clip(`newPage(${shown(safeUrl(m.url))})`);
   return clip(`${receiver}.${method}(${first})`);
 }
 

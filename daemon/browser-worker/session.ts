@@ -20,10 +20,11 @@ import type { Run, RunOutcome } from "./run.js";
 import { EventBridge } from "./page-events.js";
 import { decodeArgs } from "./facades/args.js";
 import type { RealmLoss } from "./realm/realm.js";
+import type { HostRequest } from "./realm/realm-messages.js";
 import { SessionRealm, type RealmThreads } from "./realm/session-realm.js";
 import { scopeNames, type RunContext, type ScopeFunction } from "./facades/scope-functions.js";
 import { snapshotFunction } from "./facades/snapshot-function.js";
-import type { OpStart } from "./ops/op-context.js";
+import type { OpStart, SessionRun } from "./ops/op-context.js";
 import { startOperation } from "./ops/registry.js";
 import { SessionPageState } from "./ops/page-state.js";
 import { snippetSnapshot } from "./ops/snippet-snapshot.js";
@@ -116,18 +117,18 @@ export class WorkerSession {
   }
 
   /** Runs a snippet, or a typed operation (trusted code, no realm), in the same lane and budget. */
-  async exec(code: string | OpStart, budgetMs: number, runId: string, args?: unknown): Promise<WorkerOutcome> {
+  async exec(request: SessionRun, budgetMs: number, runId: string): Promise<WorkerOutcome> {
     // A typed operation's browser calls do not pass through the run's title check: no earlier read stands after one,
     // but a read-only operation's own read of a title (it tells it on the way) stands after it.
-    const operation = typeof code !== "string";
+    const operation = request.kind === "operation";
     if (operation) this.titles.changed();
-    const outcome = await this.execInner(code, budgetMs, runId, args);
-    if (operation && !code.readsOnly) this.titles.changed();
+    const outcome = await this.execInner(request, budgetMs, runId);
+    if (operation && !request.start.readsOnly) this.titles.changed();
     outcome.pages = await this.pageInfosWithTitles();
     return boundResult(outcome);
   }
 
-  private async execInner(code: string | OpStart, budgetMs: number, runId: string, args: unknown): Promise<WorkerOutcome> {
+  private async execInner(request: SessionRun, budgetMs: number, runId: string): Promise<WorkerOutcome> {
     const deadline = this.now() + budgetMs;
     await this.aftermath.wait(deadline, this.now);
     const consoleEntries: ConsoleEntry[] = [];
@@ -143,8 +144,8 @@ export class WorkerSession {
     // Closed while this run waited: it never starts (a realm made now would outlive the session).
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     // A snippet that is one page call runs as that call, with no realm; for any other a new realm's thread starts here, while the session's first page is made.
-    const lone = typeof code === "string" ? loneCall(code) : undefined;
-    if (typeof code === "string" && lone === undefined) this.realm.live();
+    const lone = request.kind === "snippet" ? loneCall(request.code) : undefined;
+    if (request.kind === "snippet" && lone === undefined) this.realm.live();
     const reset = this.realm.takeStateReset();
     if (reset) warnings.push(reset);
     try {
@@ -165,8 +166,8 @@ export class WorkerSession {
     this.events.startRun(run.token);
     this.aftermath.set(done);
     if (lone) this.startLoneCall(run, lone);
-    else if (typeof code === "string") this.realm.run(run.token, code, `snippet-${this.name}.js`, args === undefined ? undefined : JSON.stringify(args));
-    else this.startOp(run, code);
+    else if (request.kind === "snippet") this.realm.run(run.token, request.code, `snippet-${this.name}.js`, request.args === undefined ? undefined : JSON.stringify(request.args));
+    else this.startOp(run, request.start);
 
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, deadline - this.now()))));
@@ -187,14 +188,14 @@ export class WorkerSession {
     }
     if (outcome === "closing") return finish({ ok: false, error: this.closingError().toJSON() });
     if (outcome === "timeout") {
-      return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", budgetRanOut(budgetMs, typeof code === "string" ? "snippet" : "operation", waiting)).toJSON() });
+      return finish({ ok: false, error: new BwError("SNIPPET_TIMEOUT", budgetRanOut(budgetMs, request.kind, waiting)).toJSON() });
     }
     if (outcome.ok) {
       const value = outcome.value as { __bwUndefined?: boolean } | undefined;
       return finish(value && typeof value === "object" && value.__bwUndefined === true ? { ok: true } : { ok: true, result: outcome.value });
     }
     const error = await runFailure(outcome.error ?? { name: "Error", message: "unknown error" }, {
-      blocked, limits: run.limits, fromOperation: typeof code !== "string", budget: { ms: budgetMs, spent: this.now() >= run.waitUntil - 50 }, browserLost: (waitMs) => this.losses.since(lossMark, waitMs),
+      blocked, limits: run.limits, fromOperation: request.kind === "operation", budget: { ms: budgetMs, spent: this.now() >= run.waitUntil - 50 }, browserLost: (waitMs) => this.losses.since(lossMark, waitMs),
     });
     return finish({ ok: false, error });
   }
@@ -234,9 +235,9 @@ export class WorkerSession {
     return Math.max(1, run.waitUntil - this.now());
   }
 
-  private handleSync(m: Record<string, unknown>): unknown {
+  private handleSync(m: HostRequest): unknown {
     const run = this.liveRun(m.token);
-    switch (m.op) {
+    switch (m.ask) {
       case "activePage":
         return this.pages.active();
       case "pages":
@@ -248,21 +249,21 @@ export class WorkerSession {
       case "urlPattern":
         return globPattern(m.glob);
       case "listen":
-        return this.events.listen(run.token, String(m.pageId), String(m.event), m.on === true);
+        return this.events.listen(run.token, m.pageId, m.event, m.on);
       case "scope":
         return this.callScope(run, m, "sync");
       case "callSync":
         return this.dispatch.callSync(m);
       default:
-        throw new BwError("INVALID_ARGUMENT", `unknown sandbox operation ${String(m.op)}`);
+        throw new BwError("INVALID_ARGUMENT", `${m.ask} is not answered here`);
     }
   }
 
-  private handleAsync(m: Record<string, unknown>): Promise<unknown> {
+  private handleAsync(m: HostRequest): Promise<unknown> {
     const run = this.liveRun(m.token);
     const action = () => this.dispatchAsync(run, m);
     // The run's own page.title() may spare the envelope a second read; anything else may change a title.
-    const titled = () => (m.op === "call" && m.target === "page" && m.method === "title" ? this.titles.read(String(m.pageId), action) : this.titles.act(action));
+    const titled = () => (m.ask === "call" && m.target === "page" && m.method === "title" ? this.titles.read(m.pageId, action) : this.titles.act(action));
     // In the session's lane: capped, and in its turn beside other sessions' calls; a call whose run ended while it waited never starts.
     const guarded = this.options.lanes.submit(this.name, { message: m, run: () => { this.liveRun(m.token); return titled(); } });
     // A cut-off run has settled once the browser calls it started have returned.
@@ -275,10 +276,13 @@ export class WorkerSession {
     return call;
   }
 
-  private async dispatchAsync(run: Run, m: Record<string, unknown>): Promise<unknown> {
-    switch (m.op) {
-      case "call":
-        return this.call(run, m);
+  private async dispatchAsync(run: Run, m: HostRequest): Promise<unknown> {
+    switch (m.ask) {
+      case "call": {
+        const result = await this.dispatch.call(m, this.remaining(run), (action) => run.blocked.guardCall(action));
+        this.liveRun(m.token);
+        return result;
+      }
       case "urlWait":
         return this.dispatch.urlWait(m, this.remaining(run));
       case "scope":
@@ -286,26 +290,20 @@ export class WorkerSession {
       case "openPage":
         return openPage(this.pages, m.url, (action) => run.blocked.guardCall(action), () => this.remaining(run));
       case "closePage": {
-        const id = m.pageId === undefined || m.pageId === null ? this.pages.active() : String(m.pageId);
+        const id = m.pageId ?? this.pages.active();
         await this.pages.get(id).close();
         return null;
       }
       case "dialog":
-        return this.events.dialogAction(run.token, String(m.dialogId), m.action, m.promptText);
+        return this.events.dialogAction(run.token, m.dialogId, m.action, m.promptText);
       default:
-        throw new BwError("INVALID_ARGUMENT", `unknown sandbox operation ${String(m.op)}`);
+        throw new BwError("INVALID_ARGUMENT", `${m.ask} is not answered here`);
     }
   }
 
-  private async call(run: Run, m: Record<string, unknown>): Promise<unknown> {
-    const result = await this.dispatch.call(m, this.remaining(run), (action) => run.blocked.guardCall(action));
-    this.liveRun(m.token);
-    return result;
-  }
-
-  private callScope(run: Run, m: Record<string, unknown>, kind: "sync" | "async"): unknown {
-    const fn = this.scopeFunctions.get(String(m.name));
-    if (!fn || fn.kind !== kind) throw new BwError("INVALID_ARGUMENT", `${String(m.name)} is not available to snippets`);
+  private callScope(run: Run, m: Extract<HostRequest, { ask: "scope" }>, kind: "sync" | "async"): unknown {
+    const fn = this.scopeFunctions.get(m.name);
+    if (!fn || fn.kind !== kind) throw new BwError("INVALID_ARGUMENT", `${m.name} is not available to snippets`);
     return fn.call(this.runContext(run), decodeArgs(m.args));
   }
 
@@ -318,14 +316,8 @@ export class WorkerSession {
   /** An operation runs on this thread like a snippet's browser calls: tracked, cut off at the deadline, ending the run. */
   private startOp(run: Run, start: OpStart): void {
     startOperation(run, start, {
-      run: this.runContext(run),
-      pages: this.pages,
-      state: this.pageState,
-      guard: (action) => run.blocked.guardCall(action),
-      scope: (name) => this.scopeFunctions.get(name),
-      fileArgs: this.options.fileArgs,
-      downloadHistory: this.options.downloadHistory,
-      elementWaitMs: DEFAULT_ELEMENT_WAIT_MS,
+      run: this.runContext(run), pages: this.pages, state: this.pageState, guard: (action) => run.blocked.guardCall(action),
+      scope: (name) => this.scopeFunctions.get(name), fileArgs: this.options.fileArgs, downloadHistory: this.options.downloadHistory, elementWaitMs: DEFAULT_ELEMENT_WAIT_MS,
       readTitle: (pageId, read, titleOf) => this.titles.read(pageId, read, titleOf),
     });
   }

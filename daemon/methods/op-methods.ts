@@ -13,10 +13,8 @@ export function registerOpMethods(registry: MethodRegistry<ConnectionContext>, d
     assertMayUse(connection, "state", params.create?.state);
     return daemon.sessions.exec({
       session: params.session,
-      code: "",
-      op: { name: params.op, args: params.args },
+      run: { kind: "operation", name: params.op, args: params.args, ...(params.elementWaitMs === undefined ? {} : { elementWaitMs: params.elementWaitMs }) },
       timeoutMs: params.timeoutMs ?? daemon.defaultTimeoutMs,
-      elementWaitMs: params.elementWaitMs,
       runId: params.runId,
       approveDownloads: params.approveDownloads,
       create: params.create === undefined ? undefined : specOf(params.create),

@@ -15,8 +15,7 @@ export function registerSessionMethods(registry: MethodRegistry<ConnectionContex
     assertMayUse(connection, "state", params.create?.state);
     return daemon.sessions.exec({
       session: params.session,
-      code: params.code,
-      args: params.args,
+      run: { kind: "snippet", code: params.code, ...(params.args === undefined ? {} : { args: params.args }) },
       timeoutMs: params.timeoutMs ?? daemon.defaultTimeoutMs,
       runId: params.runId,
       approveDownloads: params.approveDownloads,

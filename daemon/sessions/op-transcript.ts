@@ -2,10 +2,8 @@
 // arguments as JSON, with what the worker typed into a password field
 // replaced. The vault's redactor passes over this text afterwards, as over a
 // snippet, so a vault secret sent as an argument is redacted too.
-export interface OpCall {
-  name: string;
-  args: Record<string, unknown>;
-}
+import type { OperationRun } from "../../shared/protocol/methods/run.js";
+
 
 export const SECRET_ARG = "[REDACTED]";
 
@@ -22,6 +20,6 @@ export function withoutSecrets(args: Record<string, unknown>, paths: readonly st
   return copy;
 }
 
-export function opTranscriptText(op: OpCall, secretArgs?: readonly string[]): string {
+export function opTranscriptText(op: Pick<OperationRun, "name" | "args">, secretArgs?: readonly string[]): string {
   return `${op.name} ${JSON.stringify(withoutSecrets(op.args, secretArgs))}`;
 }

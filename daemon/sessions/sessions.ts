@@ -8,8 +8,8 @@ import { BwError, toBwError } from "../../shared/protocol/errors.js";
 import { describeFsError } from "../../shared/fs-problem.js";
 import { envelopeOf, type Envelope, type WorkerOutcome } from "../../shared/protocol/envelope.js";
 import type { HomeLayout } from "../../shared/paths.js";
-import { WorkerCancel, WorkerCloseSession, WorkerExec, WorkerOp, type SessionSummary } from "../../shared/protocol/methods/index.js";
-import { opTranscriptText, type OpCall } from "./op-transcript.js";
+import { WorkerCancel, WorkerCloseSession, WorkerRun, type RunRequest, type SessionSummary } from "../../shared/protocol/methods/index.js";
+import { opTranscriptText } from "./op-transcript.js";
 import type { StateSaveResult } from "../../shared/protocol/methods/index.js";
 import { SHARED_SPEC, type SessionSpec } from "../../shared/session-settings.js";
 import { RunTable } from "./runs.js";
@@ -23,26 +23,22 @@ import type { WorkerSupervisor } from "../supervisor/supervisor.js";
 /** Extra time the daemon gives the worker past a run's budget before it stops waiting. */
 const WORKER_REPLY_GRACE_MS = 5000;
 
-/** A snippet as its transcript keeps it: the code, and the JSON `args` it was given (redacted like the rest). */
-function snippetTranscriptText(request: ExecRequest): string {
-  return request.args === undefined ? request.code : `${request.code}\n// args: ${JSON.stringify(request.args)}`;
+/** A run as its transcript keeps it: a snippet's code and the JSON `args` it was given, an operation's name and arguments (redacted like the rest). */
+function transcriptText(run: RunRequest, secretArgs: readonly string[] | undefined): string {
+  if (run.kind === "operation") return opTranscriptText(run, secretArgs);
+  return run.args === undefined ? run.code : `${run.code}\n// args: ${JSON.stringify(run.args)}`;
 }
 
 export interface ExecRequest {
   session: string;
-  code: string;
-  /** JSON data the snippet sees as `args`. */
-  args?: unknown;
+  /** A snippet or a typed operation: same lane, budget and transcript. */
+  run: RunRequest;
   timeoutMs: number;
-  /** A typed operation's short wait for a target that matches nothing or is covered. */
-  elementWaitMs?: number | undefined;
   runId?: string | undefined;
   /** Downloads started by this session's pages during the run are accepted (exec --approve-downloads). */
   approveDownloads?: boolean | undefined;
   /** How the session is made if this run creates it (exec --isolated …); an existing one must match. */
   create?: SessionSpec | undefined;
-  /** A typed operation instead of a snippet (`code` is then unused): same lane, budget and transcript. */
-  op?: OpCall | undefined;
   /** The budget counts from when the run starts, not from acceptance (runs queued ahead by repl). */
   budgetFromStart?: boolean | undefined;
 }
@@ -218,7 +214,7 @@ export class SessionRegistry {
       const raw = run.cancelRequested()
         ? failed(new BwError("CANCELLED", "the run was cancelled before it started"))
         : session.closed ? failed(session.closingError()) : await this.runOnWorker(session, request, runId, deadline);
-      const { outcome, snippet } = this.filterOutput(raw, request.op ? opTranscriptText(request.op, raw.secretArgs) : snippetTranscriptText(request));
+      const { outcome, snippet } = this.filterOutput(raw, transcriptText(request.run, raw.secretArgs));
       const envelope: Envelope = await this.finishEnvelope(envelopeOf(outcome, {
         session: request.session,
         profile: this.layout.profile,
@@ -240,7 +236,7 @@ export class SessionRegistry {
         at: new Date(acceptedAt).toISOString(),
         durationMs: envelope.durationMs,
         snippet,
-        ...(request.op ? { op: request.op.name } : {}),
+        ...(request.run.kind === "operation" ? { op: request.run.name } : {}),
         ok: envelope.ok,
         ...(envelope.ok ? { result: preview(envelope.truncated ? envelope.preview : envelope.result) } : { error: { code: envelope.error.code, message: envelope.error.message } }),
         artifacts: envelope.artifacts.map((a) => a.path),
@@ -294,9 +290,7 @@ export class SessionRegistry {
       const fresh = session.workerGeneration === undefined && session.resetPending === undefined;
       if (session.spec.isolated && session.workerGeneration !== generation) session.placement = await this.contexts.open(worker, session.name, session.spec, fresh);
       session.workerGeneration = generation;
-      const outcome = request.op
-        ? await worker.call(WorkerOp, { session: request.session, op: request.op.name, args: request.op.args, runId, budgetMs, ...(request.elementWaitMs ? { elementWaitMs: request.elementWaitMs } : {}), ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS)
-        : await worker.call(WorkerExec, { session: request.session, code: request.code, ...(request.args !== undefined ? { args: request.args } : {}), runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
+      const outcome = await worker.call(WorkerRun, { session: request.session, run: request.run, runId, budgetMs, ...(request.approveDownloads ? { approveDownloads: true } : {}) }, budgetMs + WORKER_REPLY_GRACE_MS);
       if (session.spec.isolated && !session.closed) this.contexts.autosave(worker, session.name);
       if (outcome.placement !== undefined) session.placement = outcome.placement;
       delete outcome.placement;

@@ -65,7 +65,14 @@ export class WorkerProcess implements WorkerLink {
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream) createInterface({ input: stream }).on("line", (line) => options.log(line));
     }
-    this.peer = new RpcPeer<void>(this.child.stdio[3] as Duplex, { registry: options.registry(this), context: undefined, log: options.log });
+    this.peer = new RpcPeer<void>(this.child.stdio[3] as Duplex, {
+      registry: options.registry(this), context: undefined, log: options.log,
+      // Our worker checks every frame's size before sending it: one past the bound is not our worker's, and the reply it held is lost.
+      onOversize: () => {
+        options.log("the worker sent a frame past the bound; it is ended, and its runs fail");
+        this.kill();
+      },
+    });
     // Nothing the worker sends on the IPC channel is read: it exists to carry sockets to the worker.
     this.child.on("message", () => {});
     this.child.on("exit", (code, signal) => {

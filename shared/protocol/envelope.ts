@@ -62,9 +62,10 @@ export interface EnvelopeBase {
   downloads?: DownloadOutcome[];
 }
 
-export interface OkEnvelope extends EnvelopeBase {
+/** `R`: what `result` holds (a typed operation's result type); absent when the run returned nothing or `truncated`. */
+export interface OkEnvelope<R = unknown> extends EnvelopeBase {
   ok: true;
-  result?: unknown;
+  result?: R;
   error?: undefined;
 }
 
@@ -75,7 +76,7 @@ export interface FailedEnvelope extends EnvelopeBase {
 }
 
 /** `if (envelope.ok)` narrows it: `result` on success, `error` on failure. */
-export type Envelope = OkEnvelope | FailedEnvelope;
+export type Envelope<R = unknown> = OkEnvelope<R> | FailedEnvelope;
 
 /** An outcome's verdict over `rest`, with `ok` and then `result` or `error` first, as callers read them. */
 export function envelopeOf(verdict: { ok: boolean; result?: unknown; error?: ErrorShape }, rest: EnvelopeBase): Envelope {

@@ -73,6 +73,8 @@ export interface PeerOptions<C> {
   context: C;
   maxFrameBytes?: number;
   log?: (message: string) => void;
+  /** A frame past the bound was dropped unread (whatever it answered stays unanswered). */
+  onOversize?: () => void;
 }
 
 /** One connection: serves `registry` to the other side and calls the other side's methods. */
@@ -103,7 +105,10 @@ export class RpcPeer<C = void> implements RpcCaller {
     const feed = createLineReader(
       {
         line: (text) => this.receive(text),
-        oversize: (bytes) => this.write(protocolError(null, `frame larger than ${options.maxFrameBytes ?? MAX_FRAME_BYTES} bytes (${bytes}+)`, -32600)),
+        oversize: (bytes) => {
+          this.write(protocolError(null, `frame larger than ${options.maxFrameBytes ?? MAX_FRAME_BYTES} bytes (${bytes}+)`, -32600));
+          options.onOversize?.();
+        },
       },
       options.maxFrameBytes,
     );

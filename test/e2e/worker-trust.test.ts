@@ -61,19 +61,41 @@ describe("the daemon checks every worker outcome", () => {
         "FORGE-FIELD": { ...emptyOutcome, result: "forged", injected: "evil" },
         "FORGE-JUNK": ["not", "an", "outcome"],
         "FORGE-PATH": { ...emptyOutcome, result: "forged", artifacts: [{ kind: "screenshot", path: "/etc/passwd", bytes: 1 }] },
+        "FORGE-VERDICT": { ...emptyOutcome, ok: false, result: "evil" },
+        "FORGE-OP": { ...emptyOutcome, result: { url: "evil", title: "evil", status: 200 }, console: [{ type: "{pad:100}", text: "evil", source: "page" }] },
       },
     });
     const env = compromisedEnv(plan);
     const first = await runCli(["exec", "-c", "return 'warm'"], { home: h, env });
     expect(first.json).toMatchObject({ ok: true, result: "warm" });
     const [daemon] = daemonPids(h);
-    for (const marker of ["FORGE-FIELD", "FORGE-JUNK", "FORGE-PATH"]) {
+    for (const marker of ["FORGE-FIELD", "FORGE-JUNK", "FORGE-PATH", "FORGE-VERDICT"]) {
       const r = await runCli(["exec", "-c", `return ${JSON.stringify(marker)}`], { home: h, env });
       expect(r.json, marker).toMatchObject({ ok: false, error: { code: "INTERNAL_ERROR" } });
       expect(r.stdout).not.toContain("evil");
       expect(r.stdout).not.toContain("/etc/passwd");
       expect(r.json.result).toBeUndefined();
     }
+    const after = await runCli(["exec", "-c", "return 1 + 1"], { home: h, env });
+    expect(after.json).toMatchObject({ ok: true, result: 2 });
+    // An operation's outcome is checked the same way (last: the page it leaves holds the marker).
+    const op = await runCli(["navigate", `${pages.url}/?FORGE-OP`], { home: h, env });
+    expect(op.json).toMatchObject({ ok: false, error: { code: "INTERNAL_ERROR" } });
+    expect(op.stdout).not.toContain("evil");
+    expect(daemonPids(h)).toEqual([daemon]);
+  }, 120_000);
+
+  it("ends a worker whose reply is past the frame bound: the run fails at once, the daemon lives on", async () => {
+    const h = home("bw-trust-huge-");
+    const env = compromisedEnv(quietPlan(h, { artifactsDir: artifactsOf(h), forge: { "FORGE-HUGE": { ...emptyOutcome, result: "evil{pad:9000000}" } } }));
+    expect((await runCli(["exec", "-c", "return 'warm'"], { home: h, env })).json).toMatchObject({ ok: true });
+    const [daemon] = daemonPids(h);
+    const started = Date.now();
+    const huge = await runCli(["exec", "--timeout", "120", "-c", "return 'FORGE-HUGE'"], { home: h, env, timeoutMs: 150_000 });
+    expect(huge.json).toMatchObject({ ok: false, error: { code: "SESSION_RESET" } });
+    expect(huge.stdout).not.toContain("evil");
+    // Not the budget's end: the lost reply is not waited for.
+    expect(Date.now() - started).toBeLessThan(60_000);
     const after = await runCli(["exec", "-c", "return 1 + 1"], { home: h, env });
     expect(after.json).toMatchObject({ ok: true, result: 2 });
     expect(daemonPids(h)).toEqual([daemon]);

@@ -39,13 +39,13 @@ export class StandInSession {
   }
 
   private sync(m: Record<string, unknown>): unknown {
-    if (m.op === "done") {
+    if (m.ask === "done") {
       if (m.token === this.token) this.done?.({ ok: m.ok === true, value: m.value, error: m.error as StandInOutcome["error"] });
       return null;
     }
-    if (m.op === "pure") return null;
+    if (m.ask === "pure") return null;
     this.live(m);
-    switch (m.op) {
+    switch (m.ask) {
       case "console":
         this.console.push(String(m.text));
         return null;
@@ -63,9 +63,9 @@ export class StandInSession {
       case "setTimeout":
       case "setInterval": {
         const id = this.nextTimer++;
-        const ms = Math.max(Number(m.ms) || 0, m.op === "setInterval" ? 10 : 0);
+        const ms = Math.max(Number(m.ms) || 0, m.ask === "setInterval" ? 10 : 0);
         const fire = () => this.context.fireTimer(id);
-        this.timers.set(id, m.op === "setInterval" ? setInterval(fire, ms) : setTimeout(fire, ms));
+        this.timers.set(id, m.ask === "setInterval" ? setInterval(fire, ms) : setTimeout(fire, ms));
         return id;
       }
       case "clearTimeout":
@@ -77,13 +77,13 @@ export class StandInSession {
       case "scope":
         return "/artifacts/x";
       default:
-        throw new Error(`unknown op ${String(m.op)}`);
+        throw new Error(`unknown request ${String(m.ask)}`);
     }
   }
 
   private async async(m: Record<string, unknown>): Promise<unknown> {
     this.live(m);
-    if (m.op === "call" && m.method === "evaluate") {
+    if (m.ask === "call" && m.method === "evaluate") {
       // The page logs while the run waits for its evaluate: the run's handlers get the event.
       if (this.listening.has("console")) this.context.emit(this.token, { event: "console", pageId: "p1", type: "log", text: "from the page", location: { url: "about:blank" } });
       if (this.listening.has("dialog")) this.context.emit(this.token, { event: "dialog", pageId: "p1", type: "alert", dialogId: "d1", message: "hi", defaultValue: "" });
@@ -91,8 +91,8 @@ export class StandInSession {
       await new Promise((r) => setTimeout(r, 2));
       return { echo: m.args };
     }
-    if (m.op === "openPage") return "p2";
-    if (m.op === "call" && m.method === "goto") throw Object.assign(new Error("net::ERR_FAILED"), { code: "NAVIGATION_FAILED" });
+    if (m.ask === "openPage") return "p2";
+    if (m.ask === "call" && m.method === "goto") throw Object.assign(new Error("net::ERR_FAILED"), { code: "NAVIGATION_FAILED" });
     return null;
   }
 

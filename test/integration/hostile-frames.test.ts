@@ -235,7 +235,7 @@ describe("hostile frames against a real worker's pipe (from the daemon's side)",
     const rng = new SeededRng(SEED ^ 0x3);
     const counter = counterFrom(1);
     // Valid worker.init would launch a browser, shutdown would end the worker: their params are always refused.
-    const guarded = ["worker.init", "worker.shutdown", "worker.exec"];
+    const guarded = ["worker.init", "worker.shutdown", "worker.run"];
     const frames = Array.from({ length: FRAMES }, () => hostileFrame(rng, { guarded, counter }));
     const tally = new Map<string, number>();
     const started = Date.now();

@@ -1,6 +1,7 @@
 // The main thread's side of a realm, against a realm thread that lies:
-// malformed and forged messages are dropped, a flood is survived, a blocking
-// call is still answered, and only the honest `done` reaches the session.
+// malformed and forged messages are dropped, requests of the wrong shape are
+// refused before the session sees them, a flood is survived, a blocking call
+// is still answered, and only the honest `done` reaches the session.
 import { describe, expect, it } from "vitest";
 import { Realm, type RealmHost } from "../../daemon/browser-worker/realm/realm.js";
 import { checkFromRealm } from "../../daemon/browser-worker/realm/realm-messages.js";
@@ -12,7 +13,7 @@ describe("a realm thread that lies", () => {
     let finish!: (value: unknown) => void;
     const done = new Promise((resolve) => (finish = resolve));
     const host: RealmHost = {
-      sync: (m) => { seen.sync++; expect(m).toEqual({ op: "activePage", token: "t" }); return "p1"; },
+      sync: (m) => { seen.sync++; expect(m).toEqual({ ask: "activePage", token: "t" }); return "p1"; },
       async: async () => { seen.other.push("async"); return null; },
       note: () => { seen.other.push("note"); },
       console: (token, _type, text) => { if (token !== "flood") seen.other.push(`console ${text.length}`); else seen.console++; },
@@ -22,7 +23,10 @@ describe("a realm thread that lies", () => {
     };
     const realm = new Realm({ session: "s", scope: { async: [], sync: [] }, consoleCap: 200, heapMb: 64, limits: laneLimitsOf(LIMIT_DEFAULTS), thread: new URL("./fixtures/hostile-realm.mjs", import.meta.url) }, host);
     try {
-      expect(await done).toEqual({ token: "t", outcome: { ok: true, value: { answered: { id: 99, reply: { ok: true, value: "p1" } } } } });
+      expect(await done).toEqual({ token: "t", outcome: { ok: true, value: {
+        answered: { id: 99, reply: { ok: true, value: "p1" } },
+        refused: { id: 98, reply: { ok: false, error: expect.objectContaining({ code: "INVALID_ARGUMENT", message: "a malformed usePage request of the realm (pageId)" }) } },
+      } } });
       expect(seen.sync).toBe(1);
       expect(seen.console).toBe(20_000);
       expect(seen.other).toEqual(["console 5000000"]);

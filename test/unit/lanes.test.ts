@@ -5,7 +5,7 @@ import { callKind, Lanes, RUNNING_PER_LANE, SLOT_HOLD_MS } from "../../daemon/br
 import { laneLimitsOf, LIMIT_DEFAULTS } from "../../shared/config-limits.js";
 
 const limits = { maxCallArgBytes: 1_000, maxCallResultBytes: 1_000, maxSessionBytesInFlight: 2_500, maxSessionCallsInFlight: 40 };
-const call = (args: unknown[] = []) => ({ op: "call", target: "page", method: "title", args });
+const call = (args: unknown[] = []) => ({ ask: "call", target: "page", method: "title", args });
 
 /** A call that finishes when told; `started` records the order calls started in. */
 function gate(started: string[], name: string) {
@@ -60,17 +60,17 @@ describe("Lanes", () => {
     const lanes = new Lanes(limits);
     const started: string[] = [];
     const waits = Array.from({ length: 20 }, (_, i) => gate(started, `wait${i}`));
-    for (const w of waits) void lanes.submit("s", { message: { op: "call", method: "waitForSelector", args: [] }, run: w.run });
+    for (const w of waits) void lanes.submit("s", { message: { ask: "call", method: "waitForSelector", args: [] }, run: w.run });
     expect(started).toHaveLength(20);
     const shots = [gate(started, "shot1"), gate(started, "shot2")];
-    const taken = shots.map((g) => lanes.submit("s", { message: { op: "scope", name: "screenshot", args: [] }, run: g.run }));
+    const taken = shots.map((g) => lanes.submit("s", { message: { ask: "scope", name: "screenshot", args: [] }, run: g.run }));
     expect(started.at(-1)).toBe("shot1");
     shots[0]!.open();
     await taken[0];
     expect(started.at(-1)).toBe("shot2");
     shots[1]!.open();
     for (const w of waits) w.open();
-    expect([callKind({ op: "urlWait" }), callKind({ op: "dialog" }), callKind({ op: "call", method: "title" })]).toEqual(["waits", "waits", "call"]);
+    expect([callKind({ ask: "urlWait" }), callKind({ ask: "dialog" }), callKind({ ask: "call", method: "title" })]).toEqual(["waits", "waits", "call"]);
   });
 
   it("a call still running after SLOT_HOLD_MS gives its slot to the next (it waits on the page, not on this thread)", async () => {

@@ -35,9 +35,9 @@ describe("lone-call snippets", () => {
 
   it("makes the message the realm's facade makes, and hands back the value as a realm would see it", () => {
     const page = loneCall("page.title()")!;
-    expect(loneCallMessage(page, "p1", "tok")).toEqual({ target: "page", pageId: "p1", op: "call", token: "tok", method: "title", args: [] });
+    expect(loneCallMessage(page, "p1", "tok")).toEqual({ target: "page", pageId: "p1", ask: "call", token: "tok", method: "title", args: [] });
     const locator = loneCall('page.locator("#t").count()')!;
-    expect(loneCallMessage(locator, "p2", "tok")).toEqual({ target: "locator", pageId: "p2", frameId: null, steps: [{ m: "locator", a: ["#t"] }], op: "call", token: "tok", method: "count", args: [] });
+    expect(loneCallMessage(locator, "p2", "tok")).toEqual({ target: "locator", pageId: "p2", frameId: null, steps: [{ m: "locator", a: ["#t"] }], ask: "call", token: "tok", method: "count", args: [] });
     expect([loneCallResult(undefined), loneCallResult("x"), loneCallResult(3), loneCallResult(false), loneCallResult(null)]).toEqual([null, "x", 3, false, null]);
   });
 });

@@ -2,7 +2,7 @@
 // codes of the error table, bounded lists and strings, download ids the
 // worker makes (UUIDs). Anything else is refused whole, never trimmed.
 import { describe, expect, it } from "vitest";
-import { workerOutcome, WorkerExec, WorkerPing } from "../../shared/protocol/methods/index.js";
+import { workerOutcome, WorkerRun, WorkerPing } from "../../shared/protocol/methods/index.js";
 
 const base = { ok: true, console: [], pages: [], artifacts: [], warnings: [] };
 const download = { id: "0b0d7a63-1c2e-4a4b-8d3e-5f6a7b8c9d0e", url: "http://127.0.0.1/f.pdf", suggestedFilename: "f.pdf", status: "accepted", path: "/home/u/.betterwright/artifacts/default/s/download-x.pdf", bytes: 5, at: "2026-01-01T00:00:00.000Z" };
@@ -28,12 +28,14 @@ describe("a worker's outcome", () => {
     ["a string past its bound", { ...base, warnings: [{ code: "X".repeat(200), message: "m" }] }],
     ["no outcome at all", ["not", "an", "outcome"]],
     ["a missing list", { ok: true, console: [], pages: [], artifacts: [] }],
+    ["a failure without its error", { ...base, ok: false }],
+    ["a success with an error", { ...base, error: { code: "SNIPPET_ERROR", message: "boom", retryable: false } }],
   ])("refuses %s", (_name, outcome) => {
     expect(() => workerOutcome(outcome)).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENT" }));
   });
 
-  it("is the declared result of worker.exec, and the small answers are declared too", () => {
-    expect(WorkerExec.checkResult).toBe(workerOutcome);
+  it("is the declared result of worker.run, and the small answers are declared too", () => {
+    expect(WorkerRun.checkResult).toBe(workerOutcome);
     expect(WorkerPing.checkResult!({ now: 1, browser: { running: true } })).toEqual({ now: 1, browser: { running: true } });
     expect(() => WorkerPing.checkResult!({ now: 1, browser: { running: true }, extra: 1 })).toThrow();
   });

@@ -10,7 +10,7 @@
 //   GET  /sessions/:id/downloads            { downloads, failures }
 //   GET  /sessions/:id/downloads/:downloadId  the PDF, as an attachment
 import type { Context, Hono } from "hono";
-import type { BetterWright, ReadResult } from "../../index.js";
+import type { BetterWright } from "../../index.js";
 import { BwError } from "../../../shared/protocol/errors.js";
 import { isErrorPageUrl } from "../../../shared/protocol/operations/results.js";
 import { inputOp, parseInput } from "./input.js";
@@ -104,7 +104,8 @@ export function apiRoutes(app: Hono, deps: ApiDeps): void {
   app.get("/sessions/:id/read", async (c) => {
     const id = idOf(c);
     const envelope = await sessions.runIn(id, { name: "read", args: { maxChars: MAX_READ_TEXT } });
-    const { url, title, text, truncated } = envelope.result as ReadResult;
+    if (!envelope.ok || envelope.result === undefined) throw new BwError("INTERNAL_ERROR", "the read operation returned nothing");
+    const { url, title, text, truncated } = envelope.result;
     // A failed load (refused, reset, an empty answer) leaves Chromium's error page: its text is not the site's.
     if (isErrorPageUrl(url)) throw new BwError("NAVIGATION_FAILED", "the page did not load: the session shows Chromium's error page (its last navigation or form submission failed); navigate again");
     // The destination is checked after the read too: text of a page the policy refuses is not handed out.

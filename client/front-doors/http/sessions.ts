@@ -15,7 +15,7 @@ import { VIEWPORT } from "./input.js";
 import type { PdfIntake } from "./pdf-intake.js";
 import { readSpilled } from "../common/spilled.js";
 import { isPng, readInside } from "../common/artifact-files.js";
-import type { ScreenshotResult } from "../../index.js";
+import type { OperationArgs, OperationName, OperationResult } from "../../index.js";
 import { viewOf, type RecordStore, type SessionRecord, type SessionView } from "./records.js";
 
 export const STATE_PREFIX = SERVE_STATE_PREFIX;
@@ -34,9 +34,9 @@ export interface SessionDeps {
   now?: () => number;
 }
 
-export interface OpCall {
-  name: string;
-  args: Record<string, unknown>;
+export interface OpCall<N extends OperationName = OperationName> {
+  name: N;
+  args: OperationArgs<N>;
   /** Navigations get the navigation timeout (and a timeout is NAVIGATION_FAILED). */
   navigation?: boolean;
   /** Operations that can start a download (navigations, inputs) have it approved. */
@@ -175,12 +175,12 @@ export class UuidSessions {
   }
 
   /** Runs one typed operation in an open session; its page, title and downloads update the record. */
-  async run(record: SessionRecord, call: OpCall): Promise<Envelope> {
+  async run<N extends OperationName>(record: SessionRecord, call: OpCall<N>): Promise<Envelope<OperationResult<N>>> {
     const state = this.open.get(record.id);
     if (!state) throw new BwError("SESSION_CLOSED", `session ${record.id} is not open`);
     state.lastUsed = this.now();
     const timeoutMs = call.navigation ? this.deps.settings.navigationTimeoutSeconds * 1000 : undefined;
-    const envelope = await this.deps.bw.op(call.name as "read", call.args as never, {
+    const envelope = await this.deps.bw.op(call.name, call.args, {
       session: record.id,
       create: state.spec,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
@@ -195,19 +195,22 @@ export class UuidSessions {
       }
       throw BwError.from(error);
     }
-    if (envelope.truncated && envelope.fullOutputPath) envelope.result = readSpilled(envelope.fullOutputPath, this.deps.artifactDir(record.id));
+    // Spilled: the whole result, as the worker made it (its type is the operation's).
+    if (envelope.truncated && envelope.fullOutputPath) envelope.result = readSpilled(envelope.fullOutputPath, this.deps.artifactDir(record.id)) as OperationResult<N>;
     return envelope;
   }
 
   /** Runs an operation in the session `id` names, which must be open. */
-  runIn(id: string, call: OpCall): Promise<Envelope> {
+  runIn<N extends OperationName>(id: string, call: OpCall<N>): Promise<Envelope<OperationResult<N>>> {
     return this.run(this.openRecord(id), call);
   }
 
   /** A screenshot of the open session's viewport: the PNG's bytes, read from the artifact store, and the run that took it. */
   async screenshot(id: string): Promise<{ png: Buffer; runId: string }> {
     const envelope = await this.runIn(id, { name: "screenshot", args: { type: "png" } });
-    const read = readInside((envelope.result as ScreenshotResult).path, this.deps.artifactDir(id), MAX_SCREENSHOT_BYTES);
+    const path = envelope.ok ? envelope.result?.path : undefined;
+    if (path === undefined) throw new BwError("INTERNAL_ERROR", "the screenshot operation named no file");
+    const read = readInside(path, this.deps.artifactDir(id), MAX_SCREENSHOT_BYTES);
     if (!("bytes" in read) || !isPng(read.bytes)) throw new BwError("INTERNAL_ERROR", "the screenshot file is not a PNG within its cap");
     return { png: read.bytes, runId: envelope.runId };
   }

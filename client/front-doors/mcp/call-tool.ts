@@ -1,5 +1,5 @@
-// One tools/call: check the arguments against the tool's declaration (the
-// operation table's validator), pick the session, make the library call, and
+// One tools/call: pick the session, check the arguments against the tool's
+// declaration (an operation's: by the library), make the library call, and
 // turn its envelope or error into a tool result. Cancellation from the client
 // aborts the call, which cancels the run in the daemon (run.cancel).
 import type { OperationName } from "../../../shared/protocol/operations/index.js";
@@ -87,18 +87,17 @@ export async function callTool(door: FrontDoor, connection: McpConnection, name:
     if (rawArgs !== undefined && rawArgs !== null && (typeof rawArgs !== "object" || Array.isArray(rawArgs))) throw new BwError("INVALID_ARGUMENT", "arguments: expected an object");
     const given = (rawArgs ?? {}) as Record<string, unknown>;
     const { session, rest } = entry.inSession ? splitSession(given, connection) : { session: connection.session, rest: given };
-    const args = checkOperationArgs(entry.spec, rest) as Record<string, unknown>;
     const everyMs = door.options.progressEveryMs ?? 2_000;
     if (entry.kind === "operation") {
-      await connection.prepare(session);
-      const envelope = await withHeartbeat(door.bw.op(name as OperationName, args as never, { session, timeoutMs: door.options.timeoutMs, signal: context.signal }), context, everyMs);
+      // The library checks an operation's arguments against the table (the same check, the same messages).
+      const envelope = await withHeartbeat(door.bw.op(name as OperationName, rest as never, { session, timeoutMs: door.options.timeoutMs, signal: context.signal, ...connection.prepare(session) }), context, everyMs);
       const result = answer(door, connection, name, envelope);
       return name === "screenshot" ? attachImages(door, envelope, result) : result;
     }
+    const args = checkOperationArgs(entry.spec, rest) as Record<string, unknown>;
     if (name === "run") {
-      await connection.prepare(session);
       const timeoutMs = typeof args.timeoutMs === "number" ? args.timeoutMs : door.options.timeoutMs;
-      const envelope = await withHeartbeat(door.bw.run(String(args.code), { session, timeoutMs, signal: context.signal, ...(args.args !== undefined ? { args: args.args } : {}) }), context, everyMs);
+      const envelope = await withHeartbeat(door.bw.run(String(args.code), { session, timeoutMs, signal: context.signal, ...(args.args !== undefined ? { args: args.args } : {}), ...connection.prepare(session) }), context, everyMs);
       return attachImages(door, envelope, answer(door, connection, name, envelope));
     }
     return await callFrontDoorTool(door, connection, name, args, session);

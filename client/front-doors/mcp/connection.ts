@@ -2,7 +2,7 @@
 // first use (isolated with --isolated), or the one --session names. The
 // connection's own session is closed when the connection ends; a session a
 // tool or --session named lives on under the daemon's TTL.
-import type { BetterWright } from "../../index.js";
+import type { BetterWright, CreateSessionOptions } from "../../index.js";
 import { BwError } from "../../../shared/protocol/errors.js";
 import { AnswerPages } from "./answer-pages.js";
 
@@ -47,13 +47,15 @@ export class McpConnection {
     return this.options.session === undefined && session === this.session;
   }
 
-  /** Before a call runs in `session`: the connection's own isolated session is made (again, after a daemon restart or the TTL). */
-  async prepare(session: string): Promise<void> {
+  /**
+   * Before a call runs in `session`: how the call makes the connection's own isolated session if it does not
+   * exist (first use, or again after a daemon restart or the TTL). It travels with the call, not as a call of its own.
+   */
+  prepare(session: string): { create?: CreateSessionOptions } {
     if (this.closed) throw new BwError("SESSION_CLOSING", "this MCP connection is closing");
-    if (!this.isOwn(session)) return;
+    if (!this.isOwn(session)) return {};
     this.ownUsed = true;
-    // Idempotent: the same settings again are a no-op, and a session the TTL or a restart removed is made anew.
-    if (this.options.isolated) await this.bw.createSession(session, { isolated: true });
+    return this.options.isolated ? { create: { isolated: true } } : {};
   }
 
   /** A tool closed the connection's own session: nothing is left to close at the end. */

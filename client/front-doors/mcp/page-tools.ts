@@ -6,7 +6,7 @@
 // under `input`, beside our `confirm`, so no page can shadow an argument of
 // ours. Everything the page wrote is marked untrusted.
 import { BwError } from "../../../shared/protocol/errors.js";
-import { pageToolNames, PAGE_TOOL_PREFIX, type WebmcpTool, type WebmcpToolsResult } from "../../../shared/webmcp.js";
+import { pageToolNames, PAGE_TOOL_PREFIX, type WebmcpTool } from "../../../shared/webmcp.js";
 import type { McpConnection } from "./connection.js";
 import { errorResult } from "./errors.js";
 import type { FrontDoor } from "./front-door.js";
@@ -52,7 +52,7 @@ export class PageTools {
   /** Asks the connection's session for its active page's tools; a page without any (or no WebMCP) has none. */
   async refresh(): Promise<void> {
     const envelope = await this.door.bw.op("webmcp_tools", {}, { session: this.connection.session, timeoutMs: REFRESH_TIMEOUT_MS }).catch(() => undefined);
-    const listed = envelope?.ok ? (envelope.result as WebmcpToolsResult).tools : [];
+    const listed = envelope?.ok ? envelope.result?.tools ?? [] : [];
     const names = pageToolNames(listed.map((t) => t.name));
     const byName = new Map(listed.map((t) => [t.name, t]));
     const next = new Map<string, { name: string; definition: ToolDefinition }>();
@@ -74,8 +74,8 @@ export class PageTools {
       if (typeof args !== "object" || Array.isArray(args)) throw new BwError("INVALID_ARGUMENT", "arguments: expected an object");
       for (const key of Object.keys(args)) if (key !== "input" && key !== "confirm") throw new BwError("INVALID_ARGUMENT", `arguments: a page tool takes input and confirm, not ${JSON.stringify(key.slice(0, 40))}`);
       if (args.confirm !== undefined && typeof args.confirm !== "boolean") throw new BwError("INVALID_ARGUMENT", "arguments.confirm: expected a boolean");
-      await this.connection.prepare(this.connection.session);
-      const envelope = await this.door.bw.op("webmcp_call", { name: tool.name, ...(args.input === undefined ? {} : { input: args.input }), ...(args.confirm === true ? { confirm: true } : {}) }, { session: this.connection.session, timeoutMs: this.door.options.timeoutMs, signal });
+      const session = this.connection.session;
+      const envelope = await this.door.bw.op("webmcp_call", { name: tool.name, ...(args.input === undefined ? {} : { input: args.input }), ...(args.confirm === true ? { confirm: true } : {}) }, { session, timeoutMs: this.door.options.timeoutMs, signal, ...this.connection.prepare(session) });
       return envelopeResult("webmcp_call", envelope);
     } catch (error) {
       return errorResult(error);

@@ -8,6 +8,7 @@
 // is not recognised here and runs in the session's realm as before.
 import type { RunOutcome } from "../run.js";
 import { toErrorReply, valueJson } from "../realm/context.js";
+import type { HostRequest } from "../realm/realm-messages.js";
 import { FACADE_SPEC } from "./facade-spec.js";
 
 export interface LoneCall {
@@ -101,9 +102,9 @@ export function loneCall(code: string): LoneCall | undefined {
 }
 
 /** The message the realm's facade would have sent for this call (context-facades.ts), for the run `token`. */
-export function loneCallMessage(call: LoneCall, pageId: string, token: string): Record<string, unknown> {
+export function loneCallMessage(call: LoneCall, pageId: string, token: string): Extract<HostRequest, { ask: "call" }> {
   const target = call.target === "page" ? { target: "page", pageId } : { target: "locator", pageId, frameId: null, steps: call.steps };
-  return { ...target, op: "call", token, method: call.method, args: call.args };
+  return { ...target, ask: "call", token, method: call.method, args: call.args };
 }
 
 /** What the snippet would have returned: the value as it crosses into a realm (daemon/browser-worker/realm/context.ts). */
@@ -115,7 +116,7 @@ export function loneCallResult(value: unknown): unknown {
  * Makes the call through `handle` (the worker's handler of a realm's calls) and ends as the snippet would have:
  * its value, or the error its realm would have reported.
  */
-export function runLoneCall(call: LoneCall, pageId: () => string, token: string, handle: (m: Record<string, unknown>) => Promise<unknown>): Promise<RunOutcome> {
+export function runLoneCall(call: LoneCall, pageId: () => string, token: string, handle: (m: HostRequest) => Promise<unknown>): Promise<RunOutcome> {
   return new Promise((resolve) => resolve(handle(loneCallMessage(call, pageId(), token)))).then(
     (value): RunOutcome => ({ ok: true, value: loneCallResult(value) }),
     (error: unknown): RunOutcome => ({ ok: false, error: toErrorReply(error) }),

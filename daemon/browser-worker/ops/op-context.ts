@@ -3,6 +3,7 @@
 // pages, the per-page state that outlives runs (snapshots, observation), the
 // network guard's wrapper, and the session's snippet services by name.
 import type { DownloadOutcome, TextContext } from "../../../shared/protocol/envelope.js";
+import type { SnippetRun } from "../../../shared/protocol/methods/run.js";
 import type { PageRegistry } from "../page-registry.js";
 import type { RunContext, ScopeFunction } from "../facades/scope-functions.js";
 import type { SessionPageState } from "./page-state.js";
@@ -42,6 +43,9 @@ export interface OpContext extends OpSessionContext {
  * changes no page, so a title it read still stands for the envelope.
  */
 export type OpStart = ((context: OpSessionContext) => Promise<unknown>) & { readonly label?: string; readonly readsOnly?: boolean };
+
+/** What a session runs in its lane: a snippet (in its realm), or a typed operation ready to start (trusted code, no realm). */
+export type SessionRun = SnippetRun | { kind: "operation"; start: OpStart };
 
 /** The run an operation ends: the browser calls it has in flight, and its outcome. */
 export interface OpRun {

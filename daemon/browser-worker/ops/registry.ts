@@ -1,8 +1,8 @@
 // Every operation's handler, by name, and the one way an operation runs in a
-// session: its arguments checked against the table again (the pipe is a
-// boundary too), its handles released at the end, its failures given codes.
+// session: on the arguments the worker's pipe checked against the table, its
+// handles released at the end, its failures given codes.
 import { BwError, toBwError } from "../../../shared/protocol/errors.js";
-import { checkOperation } from "../../../shared/protocol/operations/index.js";
+import type { OperationRun } from "../../../shared/protocol/methods/run.js";
 import type { TextContext, WorkerOutcome } from "../../../shared/protocol/envelope.js";
 import type { OpContext, OpRun, OpSessionContext, OpStart } from "./op-context.js";
 import { opError } from "./op-errors.js";
@@ -34,11 +34,10 @@ export async function runHandler(name: string, session: OpSessionContext, args: 
 }
 
 /** An operation ready to start in a session's lane, and what its outcome gains afterwards (secret arguments, the context of a cut text). */
-export function operationRun(name: string, rawArgs: unknown, elementWaitMs?: number): { start: OpStart; finish(outcome: WorkerOutcome): WorkerOutcome } {
+export function operationRun({ name, args, elementWaitMs }: OperationRun): { start: OpStart; finish(outcome: WorkerOutcome): WorkerOutcome } {
   const secretArgs: string[] = [];
   let textContext: TextContext | undefined;
   const start: OpStart = Object.assign(async (session: OpSessionContext) => {
-    const { args } = checkOperation(name, rawArgs);
     await session.pages.ensure();
     return runHandler(name, elementWaitMs === undefined ? session : { ...session, elementWaitMs }, args, { secretArg: (path) => { secretArgs.push(path); }, textCut: (context) => { textContext = context; } });
   }, { label: `the ${name} operation`, readsOnly: OP_HANDLERS.get(name)?.readsOnly === true });

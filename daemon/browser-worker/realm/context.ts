@@ -17,6 +17,7 @@ import { contextValues } from "./in-context/context-values.js";
 import { withoutColours } from "../../../shared/safe-text.js";
 import { FACADE_SPEC } from "../facades/facade-spec.js";
 import { pureCall } from "./host-pure.js";
+import { checkContextRequest, type HostRequest, type PureRequest } from "./realm-messages.js";
 import { ScriptCache } from "./script-cache.js";
 
 export interface ErrorReply {
@@ -37,8 +38,8 @@ export interface SnippetContextOptions {
 const DEFAULT_CONSOLE_CAP = 200;
 
 export interface SandboxHost {
-  sync(message: Record<string, unknown>): unknown;
-  async(message: Record<string, unknown>): Promise<unknown>;
+  sync(message: HostRequest): unknown;
+  async(message: HostRequest): Promise<unknown>;
 }
 
 export function toErrorReply(error: unknown): ErrorReply {
@@ -57,11 +58,9 @@ export function valueJson(value: unknown): string {
   return JSON.stringify(value === undefined ? null : value);
 }
 
-function parseMessage(text: unknown): Record<string, unknown> {
+function parseMessage(text: unknown): HostRequest | PureRequest {
   if (typeof text !== "string") throw new TypeError("sandbox message must be a string");
-  const value: unknown = JSON.parse(text);
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new TypeError("sandbox message must be an object");
-  return value as Record<string, unknown>;
+  return checkContextRequest(JSON.parse(text));
 }
 
 export class SnippetContext {
@@ -78,16 +77,18 @@ export class SnippetContext {
     const hostSync: HostSync = (text) => {
       try {
         const message = parseMessage(text);
-        const value = message.op === "pure" ? pureCall(message.name, message.args) : host.sync(message);
+        const value = message.ask === "pure" ? pureCall(message.name, message.args) : host.sync(message);
         return JSON.stringify({ value: value === undefined ? null : value });
       } catch (error) {
         return JSON.stringify({ error: toErrorReply(error) });
       }
     };
     const hostAsync: HostAsync = (text, resolve, reject) => {
-      let message: Record<string, unknown>;
+      let message: HostRequest;
       try {
-        message = parseMessage(text);
+        const parsed = parseMessage(text);
+        if (parsed.ask === "pure") throw new TypeError("pure requests are synchronous");
+        message = parsed;
       } catch (error) {
         reject(JSON.stringify(toErrorReply(error)));
         return;

@@ -6,9 +6,97 @@
 
 import type { MessagePort as WorkerPort } from "node:worker_threads";
 import type { LaneLimits } from "../../../shared/config-limits.js";
+import { BwError } from "../../../shared/protocol/errors.js";
 
-/** A sandbox message as the context's host functions receive it (`op`, `token`, …). */
-export type SandboxMessage = Record<string, unknown>;
+/** The object a facade call is on (context-facades.ts makes it; lone-call.ts makes the same), and the call. */
+type FacadeCall = {
+  token: string;
+  target: string;
+  pageId: string;
+  frameId?: string | null;
+  /** A locator's chain of builder steps, checked where it is replayed (facade-dispatch.ts). */
+  steps?: unknown;
+  method: string;
+  args: unknown;
+};
+
+/** What a snippet's context asks of its host (`hostSync`/`hostAsync` in the bootstrap), by `ask`; each carries its run's token. */
+export type HostRequest =
+  // Answered by the realm thread itself.
+  | { ask: "done"; token: string; ok: boolean; value?: unknown; error?: ErrorShape }
+  | { ask: "console"; token: string; type: string; text: string }
+  | { ask: "setTimeout" | "setInterval"; token: string; ms: unknown }
+  | { ask: "clearTimeout"; token: string; id: unknown }
+  // Answered by the main thread while the snippet waits (`listen` goes as a note).
+  | { ask: "activePage" | "pages"; token: string }
+  | { ask: "usePage"; token: string; pageId: string }
+  | { ask: "frames"; token: string; pageId: string; which: string; frameId?: string | null; selector?: unknown }
+  | { ask: "urlPattern"; token: string; glob: unknown }
+  | { ask: "listen"; token: string; pageId: string; event: string; on: boolean }
+  | { ask: "scope"; token: string; name: string; args: unknown }
+  | (FacadeCall & { ask: "callSync" })
+  // Answered by the main thread later.
+  | (FacadeCall & { ask: "call" })
+  /** page/frame.waitForURL's steps (url-waits.ts reads the rest). */
+  | (FacadeCall & { ask: "urlWait"; [step: string]: unknown })
+  | { ask: "openPage"; token: string; url: string | null }
+  | { ask: "closePage"; token: string; pageId: string | null }
+  | { ask: "dialog"; token: string; dialogId: string; action: string; promptText: string | null };
+
+/** The one request a context's host answers on the realm thread without a run: URL and form parsing (host-pure.ts). */
+export interface PureRequest {
+  ask: "pure";
+  name: unknown;
+  args: unknown;
+}
+
+export type HostAsk = HostRequest["ask"];
+
+/** Each request's fields whose type the receiver relies on: a string, a string or null (or absent), a boolean. */
+type FieldType = "string" | "string?" | "boolean";
+const FACADE_CALL = { target: "string", pageId: "string", frameId: "string?", method: "string" } as const;
+const REQUEST_FIELDS: { readonly [A in HostAsk]: Readonly<Record<string, FieldType>> } = {
+  done: { ok: "boolean" },
+  console: { type: "string", text: "string" },
+  setTimeout: {},
+  setInterval: {},
+  clearTimeout: {},
+  activePage: {},
+  pages: {},
+  usePage: { pageId: "string" },
+  frames: { pageId: "string", which: "string", frameId: "string?" },
+  urlPattern: {},
+  listen: { pageId: "string", event: "string", on: "boolean" },
+  scope: { name: "string" },
+  callSync: FACADE_CALL,
+  call: FACADE_CALL,
+  urlWait: FACADE_CALL,
+  openPage: { url: "string?" },
+  closePage: { pageId: "string?" },
+  dialog: { dialogId: "string", action: "string", promptText: "string?" },
+};
+
+function fieldHolds(value: unknown, type: FieldType): boolean {
+  if (type === "boolean") return typeof value === "boolean";
+  return typeof value === "string" || (type === "string?" && (value === null || value === undefined));
+}
+
+/** A request of the shape its `ask` declares, else INVALID_ARGUMENT (its caller is answered, never left waiting). */
+export function checkHostRequest(value: unknown): HostRequest {
+  const m = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const fields = m !== undefined && typeof m.ask === "string" && Object.hasOwn(REQUEST_FIELDS, m.ask) ? REQUEST_FIELDS[m.ask as HostAsk] : undefined;
+  if (m === undefined || fields === undefined || typeof m.token !== "string") throw new BwError("INVALID_ARGUMENT", "a malformed request of the realm");
+  for (const key in fields) {
+    if (!fieldHolds(m[key], fields[key]!)) throw new BwError("INVALID_ARGUMENT", `a malformed ${m.ask as string} request of the realm (${key})`);
+  }
+  return m as HostRequest;
+}
+
+/** A request as the realm thread receives it from its context: a host request, or a pure one it answers itself. */
+export function checkContextRequest(value: unknown): HostRequest | PureRequest {
+  if (value !== null && typeof value === "object" && (value as { ask?: unknown }).ask === "pure") return value as PureRequest;
+  return checkHostRequest(value);
+}
 
 /** An error as it crosses: its name, message and stable code (toErrorReply in daemon/browser-worker/realm/context.ts makes one). */
 export interface ErrorShape {
@@ -36,9 +124,10 @@ export type ToRealm =
 
 /** Realm → main thread. `sync` blocks the realm until its answer arrives on the sync port. */
 export type FromRealm =
-  | { t: "sync"; id: number; m: SandboxMessage }
-  | { t: "async"; id: number; m: SandboxMessage }
-  | { t: "note"; m: SandboxMessage }
+  /** `m`: a HostRequest as the realm sent it, checked by the main thread when it answers (checkHostRequest). */
+  | { t: "sync"; id: number; m: unknown }
+  | { t: "async"; id: number; m: unknown }
+  | { t: "note"; m: unknown }
   | { t: "console"; token: string; type: string; text: string }
   | { t: "limit"; token: string; message: string }
   | { t: "done"; token: string; ok: boolean; value?: unknown; error?: ErrorShape }

@@ -12,7 +12,7 @@ import { argsRefusal, LaneBudget } from "../lane-budget.js";
 import { callKind, heldSlot, RUNNING_PER_LANE } from "../lanes.js";
 import { RunTimers } from "../run-timers.js";
 import { SnippetContext, toErrorReply } from "./context.js";
-import type { FromRealm, RealmInit, Reply, SandboxMessage, SyncAnswer, ToRealm } from "./realm-messages.js";
+import type { FromRealm, HostRequest, RealmInit, Reply, SyncAnswer, ToRealm } from "./realm-messages.js";
 
 /** How long one wait for a sync answer lasts before it looks again (terminate() ends the thread between waits). */
 const SYNC_WAIT_SLICE_MS = 1_000;
@@ -32,9 +32,9 @@ function startRealm(init: RealmInit): void {
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void; size: number; slot: boolean; release?: () => void }>();
   // The session's lane starts here: at most RUNNING_PER_LANE of its calls (waits aside) are on the main thread at
   // once, the rest wait in this thread, so a burst of thousands never lands on the main thread's event loop.
-  const held: { id: number; m: SandboxMessage }[] = [];
+  const held: { id: number; m: HostRequest }[] = [];
   let posted = 0;
-  const send = (id: number, m: SandboxMessage, slot: boolean) => {
+  const send = (id: number, m: HostRequest, slot: boolean) => {
     if (slot) {
       posted++;
       pending.get(id)!.release = heldSlot(() => {
@@ -65,7 +65,7 @@ function startRealm(init: RealmInit): void {
   };
 
   /** A call the main thread must answer before the snippet goes on. */
-  function blockingCall(m: SandboxMessage): unknown {
+  function blockingCall(m: HostRequest): unknown {
     const id = nextCallId++;
     post({ t: "sync", id, m });
     while (Atomics.load(signal, 0) === 0) Atomics.wait(signal, 0, 0, SYNC_WAIT_SLICE_MS);
@@ -82,22 +82,21 @@ function startRealm(init: RealmInit): void {
 
   const context = new SnippetContext(init.session, {
     sync(m) {
-      switch (m.op) {
+      switch (m.ask) {
         case "done":
           if (run && run.token === m.token) {
-            const error = m.error as { name: string; message: string; code?: string } | undefined;
-            post({ t: "done", token: run.token, ok: m.ok === true, ...(m.ok === true ? { value: m.value } : { error: error ?? { name: "Error", message: "unknown error" } }) });
+            post({ t: "done", token: run.token, ok: m.ok, ...(m.ok ? { value: m.value } : { error: m.error ?? { name: "Error", message: "unknown error" } }) });
             // A finished run ends here at once: none of its timers or handlers runs again, and the main thread need not ask.
             end(run.token, false);
           }
           return null;
         case "console":
           liveRun(m.token);
-          post({ t: "console", token: String(m.token), type: String(m.type), text: String(m.text) });
+          post({ t: "console", token: m.token, type: m.type, text: m.text });
           return null;
         case "setTimeout":
         case "setInterval":
-          return timersOf(liveRun(m.token)).set(m.op, m.ms);
+          return timersOf(liveRun(m.token)).set(m.ask, m.ms);
         case "clearTimeout":
           liveRun(m.token).timers?.clear(m.id);
           return null;

@@ -5,7 +5,7 @@
 // given to the session; a realm that dies says why, once.
 import { statSync } from "node:fs";
 import { MessageChannel, Worker } from "node:worker_threads";
-import { checkFromRealm, type ErrorShape, type FromRealm, type RealmInit, type Reply, type SandboxMessage, type SyncAnswer, type ToRealm } from "./realm-messages.js";
+import { checkFromRealm, checkHostRequest, type ErrorShape, type FromRealm, type HostRequest, type RealmInit, type Reply, type SyncAnswer, type ToRealm } from "./realm-messages.js";
 import { toErrorReply } from "./context.js";
 import type { LaneLimits } from "../../../shared/config-limits.js";
 
@@ -16,10 +16,10 @@ export type Exported = { carry: false } | { carry: true; state?: string };
 export type RealmLoss = "heap" | "unresponsive" | "failed" | "closed";
 
 export interface RealmHost {
-  sync(m: SandboxMessage): unknown;
-  async(m: SandboxMessage): Promise<unknown>;
+  sync(m: HostRequest): unknown;
+  async(m: HostRequest): Promise<unknown>;
   /** A call that needs no answer (`listen`). */
-  note(m: SandboxMessage): void;
+  note(m: HostRequest): void;
   console(token: string, type: string, text: string): void;
   limit(token: string, message: string): void;
   done(token: string, outcome: { ok: boolean; value?: unknown; error?: ErrorShape }): void;
@@ -117,17 +117,17 @@ export class Realm {
   private receive(message: FromRealm): void {
     switch (message.t) {
       case "sync":
-        this.answerSync(message.id, this.settle(() => this.host.sync(message.m)));
+        this.answerSync(message.id, this.settle(() => this.host.sync(checkHostRequest(message.m))));
         break;
       case "async":
         // A refusal thrown at once (a run that is over) answers like any other.
-        void new Promise((resolve) => resolve(this.host.async(message.m))).then(
+        void new Promise((resolve) => resolve(this.host.async(checkHostRequest(message.m)))).then(
           (value) => this.post({ t: "reply", id: message.id, reply: { ok: true, value } }),
           (error: unknown) => this.post({ t: "reply", id: message.id, reply: { ok: false, error: toErrorReply(error) } }),
         );
         break;
       case "note":
-        this.settle(() => this.host.note(message.m));
+        this.settle(() => this.host.note(checkHostRequest(message.m)));
         break;
       case "console":
         this.host.console(message.token, message.type, message.text);

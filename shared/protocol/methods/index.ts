@@ -9,6 +9,7 @@ export * from "./guard.js";
 export * from "./vault.js";
 export * from "./artifacts.js";
 export * from "./operations.js";
+export * from "./run.js";
 export * from "./state.js";
 export * from "./remote.js";
 export * from "./worker-outcome.js";

@@ -51,7 +51,7 @@ export const downloadOutcome: Validator<DownloadOutcome> = obj({
   at: text(64),
 }) as Validator<DownloadOutcome>;
 
-export const workerOutcome: Validator<WorkerOutcome> = obj({
+const outcomeShape = obj({
   ok: bool(),
   // Not optional(): that reads null as absent, and a snippet's `null` (or a statement's) is a result.
   result: anything,
@@ -83,4 +83,12 @@ export const workerOutcome: Validator<WorkerOutcome> = obj({
   secretArgs: optional(arr(text(LINE), { max: LIST })),
   placement: optional(text(LINE)),
   textContext: optional(obj({ before: text(CUT_CONTEXT_CHARS), after: text(CUT_CONTEXT_CHARS), fromStart: bool(), toEnd: bool() })),
-}) as Validator<WorkerOutcome>;
+});
+
+/** The declared shape, and a verdict that holds together: a failure names its error, a success has none. */
+export const workerOutcome: Validator<WorkerOutcome> = custom((value, path) => {
+  const outcome = outcomeShape(value, path) as WorkerOutcome;
+  if (!outcome.ok && outcome.error === undefined) throw new BwError("INVALID_ARGUMENT", `${path}: a failed run without its error`);
+  if (outcome.ok && outcome.error !== undefined) throw new BwError("INVALID_ARGUMENT", `${path}: a successful run with an error`);
+  return outcome;
+});

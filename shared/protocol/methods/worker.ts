@@ -6,7 +6,8 @@ import { bool, custom, num, obj, optional, str } from "../validate.js";
 import type { LaneLimits } from "../../config-limits.js";
 import { remoteInitParam, type WorkerRemoteInit } from "./remote.js";
 import { workerOutcome } from "./worker-outcome.js";
-import { argsParam, declare, MAX_CODE_CHARS, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
+import { declare, nameParam, runIdParam, timeoutMsParam } from "./declare.js";
+import { runRequest } from "./run.js";
 
 const okTrue = custom((value, path): { ok: true } => {
   if (value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1 && (value as { ok?: unknown }).ok === true) return { ok: true };
@@ -49,10 +50,10 @@ export const WorkerInitialize = declare<{ ok: true }>()("worker.init", obj({
   })),
   stealth: optional(bool()),
 }), okTrue);
-export const WorkerExec = declare<WorkerOutcome>()("worker.exec", obj({
+/** One run of a session (a snippet or a typed operation), within `budgetMs`. */
+export const WorkerRun = declare<WorkerOutcome>()("worker.run", obj({
   session: nameParam("session"),
-  code: str({ max: MAX_CODE_CHARS }),
-  args: optional(argsParam),
+  run: runRequest,
   runId: runIdParam,
   budgetMs: timeoutMsParam,
   approveDownloads: optional(bool()),

@@ -18,10 +18,10 @@ type Specs = Extract<(typeof Table)[keyof typeof Table], AnySpec>;
 /** Every operation's name, as a type. */
 export type OperationName = Specs["name"];
 type SpecOf<N extends OperationName> = Extract<Specs, { name: N }>;
-/** The arguments of operation N, as a caller writes them (a ref target may be a plain "e12"). */
-export type OperationArgs<N extends OperationName> = SpecOf<N> extends OperationSpec<infer S, unknown, N> ? ArgsIn<S> : never;
-/** The result of operation N (the envelope's `result`). */
-export type OperationResult<N extends OperationName> = SpecOf<N> extends OperationSpec<readonly ArgSpec[], infer R, N> ? R : never;
+/** The arguments of operation N, as a caller writes them (a ref target may be a plain "e12"); for a union of names, any one's. */
+export type OperationArgs<N extends OperationName> = N extends OperationName ? (SpecOf<N> extends OperationSpec<infer S, unknown, N> ? ArgsIn<S> : never) : never;
+/** The result of operation N (the envelope's `result`); for a union of names, any one's. */
+export type OperationResult<N extends OperationName> = N extends OperationName ? (SpecOf<N> extends OperationSpec<readonly ArgSpec[], infer R, N> ? R : never) : never;
 
 /** The operation by name; INVALID_ARGUMENT (listing the names) for any other. */
 export function operation(name: string): OperationSpec {

@@ -110,7 +110,7 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
     });
   }
 
-  const builtins = parts.builtins((name, args) => callSync(record({ op: "pure", name, args })), mk);
+  const builtins = parts.builtins((name, args) => callSync(record({ ask: "pure", name, args })), mk);
   const argsCap = spec.argsCap ? record({ max: spec.argsCap.max as number, error: () => makeError(record({ name: "Error", message: spec.argsCap.message, code: "LIMIT_EXCEEDED" })) }) : undefined;
   const facades = parts.facades({ P, V, spec, callSync, callAsync, makeError: mk, URLCtor: builtins.URL as unknown as new (url: string) => object, argsCap });
 
@@ -163,7 +163,7 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
     } catch {
       message = "(an error that cannot be read)";
     }
-    try { callSync(record({ op: "console", token, type: "error", text: `${what} threw: ${message}` })); } catch { /* the run is over */ }
+    try { callSync(record({ ask: "console", token, type: "error", text: `${what} threw: ${message}` })); } catch { /* the run is over */ }
   }
 
   const events = parts.events({ P, V, callSync, callAsync, makeError, report, facadesOf: (token) => live(token)?.facades ?? null });
@@ -189,14 +189,14 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
       enumerable: true,
     });
   }
-  defineProperty(scopeProto, "page", { get(this: unknown) { const run = runOf(this); return run.pages.page(callSync(record({ op: "activePage", token: run.token }))); }, enumerable: true });
+  defineProperty(scopeProto, "page", { get(this: unknown) { const run = runOf(this); return run.pages.page(callSync(record({ ask: "activePage", token: run.token }))); }, enumerable: true });
   defineProperty(scopeProto, "state", { value: state, enumerable: true });
   // The run's JSON data: ordinary objects of the context, the snippet's own to change.
   perRun("args", (run) => (run.argsJson === null ? undefined : parse(run.argsJson)));
-  perRun("pages", ({ token }) => () => callSync(record({ op: "pages", token })));
-  perRun("openPage", ({ token, pages }) => async (url?: string) => pages.page(await callAsync(record({ op: "openPage", token, url: url === undefined ? null : toStr(url) }))));
-  perRun("usePage", ({ token, pages }) => (pageId: string) => pages.page(callSync(record({ op: "usePage", token, pageId: toStr(pageId) }))));
-  perRun("closePage", ({ token }) => (pageId?: string) => callAsync(record({ op: "closePage", token, pageId: pageId === undefined ? null : toStr(pageId) })));
+  perRun("pages", ({ token }) => () => callSync(record({ ask: "pages", token })));
+  perRun("openPage", ({ token, pages }) => async (url?: string) => pages.page(await callAsync(record({ ask: "openPage", token, url: url === undefined ? null : toStr(url) }))));
+  perRun("usePage", ({ token, pages }) => (pageId: string) => pages.page(callSync(record({ ask: "usePage", token, pageId: toStr(pageId) }))));
+  perRun("closePage", ({ token }) => (pageId?: string) => callAsync(record({ ask: "closePage", token, pageId: pageId === undefined ? null : toStr(pageId) })));
   const CONSOLE = ["log", "info", "warn", "error", "debug", "dir", "table", "trace"];
   perRun("console", ({ token }) => {
     const con = create(null);
@@ -208,15 +208,15 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
       con[type] = (...args: unknown[]) => {
         if (logged >= spec.consoleCap) return;
         logged++;
-        callSync(record({ op: "console", token, type: as, text: V.format(args) }));
+        callSync(record({ ask: "console", token, type: as, text: V.format(args) }));
       };
     }
     return freeze(con);
   });
   // Service globals (credentials.fill, screenshot, snapshot…), generated from their names; dotted ones in groups.
   const serviceFn = (token: string, kind: string, name: string) => kind === "async"
-    ? (...args: unknown[]) => callAsync(record({ op: "scope", token, name, args: V.encodeArgs(args) }))
-    : (...args: unknown[]) => callSync(record({ op: "scope", token, name, args: V.encodeArgs(args) }));
+    ? (...args: unknown[]) => callAsync(record({ ask: "scope", token, name, args: V.encodeArgs(args) }))
+    : (...args: unknown[]) => callSync(record({ ask: "scope", token, name, args: V.encodeArgs(args) }));
   const groups = create(null);
   const KINDS = ["async", "sync"];
   for (let k = 0; k < KINDS.length; k++) {
@@ -246,13 +246,13 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
   // Timeouts and intervals share one id space, as in browsers: either clear function clears either.
   const timer = (kind: "setTimeout" | "setInterval") => ({ token }: ScopeRun) => (fn: unknown, ms?: number, ...args: unknown[]) => {
     if (typeof fn !== "function") throw mk("TypeError", `${kind} needs a function`);
-    const id = callSync(record({ op: kind, token, ms: toNum(ms) || 0 })) as number;
+    const id = callSync(record({ ask: kind, token, ms: toNum(ms) || 0 })) as number;
     MapPrototypeSet(timers, id, record({ token, fn: () => apply(fn, undefined, args), repeat: kind === "setInterval" }) as Timer);
     return id;
   };
   const clear = ({ token }: ScopeRun) => (id: number) => {
     MapPrototypeDelete(timers, id);
-    callSync(record({ op: "clearTimeout", token, id }));
+    callSync(record({ ask: "clearTimeout", token, id }));
   };
   perRun("setTimeout", timer("setTimeout"));
   perRun("setInterval", timer("setInterval"));
@@ -269,8 +269,8 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
   }
 
   function outcome(token: string, ok: boolean, value: unknown): string {
-    if (ok) return stringify(record({ op: "done", token, ok: true, value: value === undefined ? record({ __bwUndefined: true }) : V.safe(value) }))!;
-    return stringify(record({ op: "done", token, ok: false, error: V.errorShape(value) }))!;
+    if (ok) return stringify(record({ ask: "done", token, ok: true, value: value === undefined ? record({ __bwUndefined: true }) : V.safe(value) }))!;
+    return stringify(record({ ask: "done", token, ok: false, error: V.errorShape(value) }))!;
   }
 
   function finish(token: string, ok: boolean, value: unknown): void {
@@ -278,7 +278,7 @@ export function sandboxBootstrap(hostSync: HostSync, hostAsync: HostAsync, specJ
     try {
       payload = outcome(token, ok, value);
     } catch {
-      payload = stringify(record({ op: "done", token, ok: false, error: record({ name: "Error", message: "the snippet's outcome could not be read" }) }))!;
+      payload = stringify(record({ ask: "done", token, ok: false, error: record({ name: "Error", message: "the snippet's outcome could not be read" }) }))!;
     }
     try { host(payload); } catch { /* the stack is exhausted: the run ends at its deadline */ }
   }

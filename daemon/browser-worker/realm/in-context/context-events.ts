@@ -61,12 +61,12 @@ export function contextEvents(kit: EventKit): ContextEvents {
     return freeze(record({
       add(pageId: string, event: string, fn: (e: unknown) => unknown, once: boolean) {
         const list = listenersOf(token, pageId, event);
-        if (list.length === 0) callSync(record({ op: "listen", token, pageId, event, on: true }));
+        if (list.length === 0) callSync(record({ ask: "listen", token, pageId, event, on: true }));
         push(list, record({ fn, once }));
       },
       remove(pageId: string, event: string, fn: (e: unknown) => unknown) {
         const list = listenersOf(token, pageId, event);
-        if (removeFrom(list, fn) && list.length === 0 && facadesOf(token)) callSync(record({ op: "listen", token, pageId, event, on: false }));
+        if (removeFrom(list, fn) && list.length === 0 && facadesOf(token)) callSync(record({ ask: "listen", token, pageId, event, on: false }));
       },
     }));
   }
@@ -84,7 +84,7 @@ export function contextEvents(kit: EventKit): ContextEvents {
       o.text = () => toStr(ev.text);
       o.location = () => ({ url: toStr(ev.location?.url ?? ""), lineNumber: toNum(ev.location?.lineNumber ?? 0), columnNumber: toNum(ev.location?.columnNumber ?? 0) });
     } else {
-      const act = (action: string, promptText?: unknown) => callAsync(record({ op: "dialog", token, dialogId: ev.dialogId, action, promptText: promptText === undefined ? null : toStr(promptText) }));
+      const act = (action: string, promptText?: unknown) => callAsync(record({ ask: "dialog", token, dialogId: ev.dialogId, action, promptText: promptText === undefined ? null : toStr(promptText) }));
       o.message = () => toStr(ev.message);
       o.defaultValue = () => toStr(ev.defaultValue);
       o.accept = (promptText?: unknown) => act("accept", promptText);
@@ -104,7 +104,7 @@ export function contextEvents(kit: EventKit): ContextEvents {
       const settled = () => {
         if (--pending !== 0 || name !== "dialog") return;
         // A dialog no handler accepted or dismissed is dismissed, so the page never hangs.
-        later(async () => { try { await callAsync(record({ op: "dialog", token, dialogId: ev.dialogId, action: "settle", promptText: null })); } catch { /* answered already */ } });
+        later(async () => { try { await callAsync(record({ ask: "dialog", token, dialogId: ev.dialogId, action: "settle", promptText: null })); } catch { /* answered already */ } });
       };
       for (let i = 0; i < calls.length; i++) {
         const fn = calls[i]!.fn;

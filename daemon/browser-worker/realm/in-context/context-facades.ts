@@ -90,11 +90,11 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
     return out;
   }
 
-  function message(run: Run, fields: Record<string, unknown>, op: string, method: string, args: unknown[]): object {
+  function message(run: Run, fields: Record<string, unknown>, ask: string, method: string, args: unknown[]): object {
     const m = create(null);
     const keys = P.ObjectKeys(fields);
     for (let i = 0; i < keys.length; i++) m[keys[i]!] = fields[keys[i]!];
-    m.op = op;
+    m.ask = ask;
     m.token = run.token;
     m.method = method;
     m.args = encodeArgs(args, argsCap);
@@ -104,7 +104,7 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
   const call = async (o: Owner, method: string, args: unknown[]) => callAsync(message(o.run, o.fields, "call", method, args));
   const callNow = (o: Owner, method: string, args: unknown[]) => callSync(message(o.run, o.fields, "callSync", method, args));
   function frames(run: Run, pageId: string, which: string, extra?: { frameId?: string; selector?: unknown }): any {
-    const m = record({ op: "frames", token: run.token, pageId, which }) as Record<string, unknown>;
+    const m = record({ ask: "frames", token: run.token, pageId, which }) as Record<string, unknown>;
     if (extra?.frameId !== undefined) m.frameId = extra.frameId;
     if (extra && "selector" in extra) m.selector = extra.selector;
     return callSync(m);
@@ -182,7 +182,7 @@ export function contextFacades(kit: FacadeKit): { forRun(token: string, events: 
   };
   function urlTest(run: Run, url: unknown): (u: string) => boolean {
     if (typeof url === "string") {
-      const re = new P.RegExpCtor(callSync(record({ op: "urlPattern", token: run.token, glob: url })) as string);
+      const re = new P.RegExpCtor(callSync(record({ ask: "urlPattern", token: run.token, glob: url })) as string);
       return (u) => P.apply(regexpExec, re, [u]) !== null;
     }
     if (isRegExp(url)) return (u) => { (url as RegExp).lastIndex = 0; return P.apply(regexpExec, url, [u]) !== null; };
