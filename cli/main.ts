@@ -7,7 +7,7 @@ import { EXEC_OPTIONS, execCommand } from "./commands/exec.js";
 import { findVerb, verbHandler } from "./commands/ops.js";
 import { verbOptions } from "./op-args.js";
 import { REPL_OPTIONS, replCommand } from "./commands/repl.js";
-import { CliContext } from "./context.js";
+import { CliInvocation } from "./invocation.js";
 import { GLOBAL_OPTIONS, POLICY_OPTIONS } from "./global-options.js";
 import { parseFast, type OptionSpec } from "./options.js";
 import { EXIT } from "./output.js";
@@ -26,7 +26,7 @@ function splitCommand(argv: string[]): { command: string; rest: string[] } | und
   return undefined;
 }
 
-function fastPath(ctx: CliContext, argv: string[]): Promise<void> | undefined {
+function fastPath(ctx: CliInvocation, argv: string[]): Promise<void> | undefined {
   const split = splitCommand(argv);
   if (!split) return undefined;
   const routes: Record<string, { options: readonly OptionSpec[]; positional?: string; handler: (args: never) => Promise<void> }> = {
@@ -47,7 +47,7 @@ function fastPath(ctx: CliContext, argv: string[]): Promise<void> | undefined {
 }
 
 /** The command's exit code, and whether the warm path (no yargs) served it. */
-async function main(ctx: CliContext, argv: string[]): Promise<{ code: number; fast: boolean }> {
+async function main(ctx: CliInvocation, argv: string[]): Promise<{ code: number; fast: boolean }> {
   const fast = fastPath(ctx, argv);
   if (fast) {
     await fast;
@@ -69,7 +69,7 @@ export function start(argv: string[]): Promise<{ warm: boolean }> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;
   });
-  const ctx = new CliContext(process.env);
+  const ctx = new CliInvocation(process.env);
   return main(ctx, argv).then(
     ({ code, fast }) => {
       process.exitCode = code;

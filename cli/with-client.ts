@@ -2,10 +2,10 @@
 // afterwards; errors become the message (or JSON) and exit code of the table.
 import { BetterWright } from "../client/index.js";
 import type { ResolvedConfig } from "../shared/config.js";
-import type { CliContext } from "./context.js";
+import type { CliInvocation } from "./invocation.js";
 import type { GlobalArgs } from "./global-options.js";
 
-export function withClient<A extends GlobalArgs & { session?: string }>(ctx: CliContext, args: A, body: (bw: BetterWright, config: ResolvedConfig) => Promise<number>): Promise<void> {
+export function withClient<A extends GlobalArgs & { session?: string }>(ctx: CliInvocation, args: A, body: (bw: BetterWright, config: ResolvedConfig) => Promise<number>): Promise<void> {
   return ctx.run(async () => {
     const config = ctx.config(args);
     const bw = ctx.client(config);

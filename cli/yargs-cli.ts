@@ -17,7 +17,7 @@ import { setupCommand } from "./commands/setup.js";
 import { stateCommand } from "./commands/state.js";
 import { transcriptCommand } from "./commands/transcript.js";
 import { vaultCommand } from "./commands/vault.js";
-import type { CliContext } from "./context.js";
+import type { CliInvocation } from "./invocation.js";
 import { withGlobalOptions } from "./global-options.js";
 import { reportError } from "./output.js";
 import { usageMessage } from "./usage-errors.js";
@@ -31,7 +31,7 @@ interface YargsInternals {
   getInternalMethods(): { getContext(): { commands: string[] }; getCommandInstance(): { getCommands(): string[] } };
 }
 
-export async function runYargs(ctx: CliContext, argv: string[]): Promise<number> {
+export async function runYargs(ctx: CliInvocation, argv: string[]): Promise<number> {
   const wantsJson = argv.includes("--json");
   let usageError: string | undefined;
   const parser = withGlobalOptions(yargs(argv))

@@ -22,7 +22,7 @@ import type { GuardService } from "./guard/guard-service.js";
 import type { RemoteBrowsers } from "./guard/remote-browsers.js";
 import type { Logger } from "./log.js";
 import { registerArtifactMethods } from "./methods/artifact-methods.js";
-import type { ConnectionContext, RunHost } from "./methods/connection.js";
+import type { ClientConnection, RunHost } from "./methods/connection.js";
 import { registerGuardMethods } from "./methods/guard-methods.js";
 import { registerDaemonMethods } from "./methods/daemon-methods.js";
 import { registerOpMethods } from "./methods/op-methods.js";
@@ -82,7 +82,7 @@ export class Daemon {
   private lock: HeldLock | undefined;
   /** The holder of the profile that died holding it (killed), when this daemon took its lock over. */
   recoveredFrom: LockHolder | undefined;
-  private readonly peers = new Set<RpcPeer<ConnectionContext>>();
+  private readonly peers = new Set<RpcPeer<ClientConnection>>();
   private reaper: NodeJS.Timeout | undefined;
   private readonly serving: boolean;
   private emptySince: number;
@@ -160,8 +160,8 @@ export class Daemon {
     return false;
   }
 
-  private registry(): MethodRegistry<ConnectionContext> {
-    const registry = new MethodRegistry<ConnectionContext>().beforeEach((method, connection) => {
+  private registry(): MethodRegistry<ClientConnection> {
+    const registry = new MethodRegistry<ClientConnection>().beforeEach((method, connection) => {
       if (!connection.greeted && method !== "daemon.hello") {
         throw new BwError("INVALID_ARGUMENT", "every connection starts with daemon.hello");
       }
@@ -187,7 +187,7 @@ export class Daemon {
     return registry;
   }
 
-  private cachedRegistry: MethodRegistry<ConnectionContext> | undefined;
+  private cachedRegistry: MethodRegistry<ClientConnection> | undefined;
 
   /** A connection without a socket, for the in-process host: the same registry, validation and errors. */
   connectInMemory(): Duplex {
@@ -199,7 +199,7 @@ export class Daemon {
 
   private accept(socket: Duplex): void {
     this.cachedRegistry ??= this.registry();
-    const peer = new RpcPeer<ConnectionContext>(socket, {
+    const peer = new RpcPeer<ClientConnection>(socket, {
       registry: this.cachedRegistry,
       context: { greeted: false },
       log: (line) => this.log.write(line),

@@ -5,7 +5,7 @@ import type { Argv } from "yargs";
 import type { ArtifactScope } from "../../client/index.js";
 import { BwError } from "../../shared/protocol/errors.js";
 import type { ArtifactListing, PruneResult } from "../../shared/protocol/methods/index.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
 import { safeLine } from "../../shared/safe-text.js";
@@ -46,7 +46,7 @@ function renderPrune(result: PruneResult): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function artifactsCommand(ctx: CliContext) {
+export function artifactsCommand(ctx: CliInvocation) {
   return {
     command: "artifacts [action]",
     describe: "List the artifact store (sizes, totals, caps) or prune it",

@@ -6,7 +6,7 @@ import { connectExisting, listDaemonLayouts, waitForDaemonExit } from "../../cli
 import { BwError } from "../../shared/protocol/errors.js";
 import { layoutFor, type HomeLayout } from "../../shared/paths.js";
 import { SessionClose, Shutdown } from "../../shared/protocol/methods/index.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
 import { safeLine } from "../../shared/safe-text.js";
@@ -38,7 +38,7 @@ function render(result: Record<string, unknown>): string {
   return result.closed === true ? safeLine`closed session ${result.session}\n` : safeLine`session ${result.session} was not open\n`;
 }
 
-export function closeCommand(ctx: CliContext) {
+export function closeCommand(ctx: CliInvocation) {
   return {
     command: "close",
     describe: "Close a session, or stop every profile's daemon and browser (--all; with --profile, that profile's)",

@@ -13,7 +13,7 @@ import type { PathProblem } from "../../shared/path-trust.js";
 import { layoutFor, type HomeLayout } from "../../shared/paths.js";
 import { Status, type StatusResult } from "../../shared/protocol/methods/index.js";
 import { PACKAGE_VERSION } from "../../shared/version.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { EXIT, printJson, wantsJson } from "../output.js";
 import { safeLine } from "../../shared/safe-text.js";
@@ -131,7 +131,7 @@ export async function runChecks(settings: Settings): Promise<{ checks: Check[]; 
   return { checks, daemon };
 }
 
-export function doctorCommand(ctx: CliContext) {
+export function doctorCommand(ctx: CliInvocation) {
   return {
     command: "doctor",
     describe: "Check the browser, the home, the socket and the daemon; say what is wrong and how to fix it",

@@ -2,7 +2,7 @@
 import type { Argv } from "yargs";
 import { readCode } from "../code-source.js";
 import { parseJsonFlag } from "../json-flag.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
 import { envelopeExitCode, failureEnvelope, noteReset, printJson } from "../output.js";
@@ -26,7 +26,7 @@ export const EXEC_OPTIONS: readonly OptionSpec[] = [
   ...SESSION_CREATE_OPTIONS,
 ];
 
-export function execCommand(ctx: CliContext) {
+export function execCommand(ctx: CliInvocation) {
   return {
     command: "exec [file]",
     aliases: ["run"],

@@ -7,7 +7,7 @@ import { selectTools, startMcp, tokenPath } from "../../client/front-doors/mcp/i
 import { BwError } from "../../shared/protocol/errors.js";
 import { validateName } from "../../shared/names.js";
 import { resolveMcpSettings } from "../mcp-config.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
 import { printJson } from "../output.js";
@@ -58,7 +58,7 @@ function serverArgs(args: McpArgs, profile: string, home: string): string[] {
   return words;
 }
 
-export function mcpCommand(ctx: CliContext) {
+export function mcpCommand(ctx: CliInvocation) {
   return {
     command: "mcp",
     describe: "Serve the profile's browser to an agent host over MCP (stdio, or --http on loopback)",

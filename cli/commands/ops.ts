@@ -9,7 +9,7 @@ import type { Envelope } from "../../shared/protocol/envelope.js";
 import { OPERATIONS, operationUsage, type OperationSpec } from "../../shared/protocol/operations/index.js";
 import { BwError } from "../../shared/protocol/errors.js";
 import { isRef } from "../../shared/protocol/operations/index.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { argLabel, opArgsFromCli, verbOptions } from "../op-args.js";
 import { applyOptions } from "../options.js";
@@ -60,7 +60,7 @@ function printForPeople(op: string, envelope: Envelope): void {
   if (stderr) process.stderr.write(stderr);
 }
 
-export function verbHandler(ctx: CliContext, spec: OperationSpec) {
+export function verbHandler(ctx: CliInvocation, spec: OperationSpec) {
   return (args: VerbArgs) => ctx.run(async () => {
     const config = ctx.config(args);
     const { session, profile, timeoutMs } = config.settings;
@@ -83,7 +83,7 @@ export function verbHandler(ctx: CliContext, spec: OperationSpec) {
   }, args.json);
 }
 
-export function verbCommand(ctx: CliContext, spec: OperationSpec) {
+export function verbCommand(ctx: CliInvocation, spec: OperationSpec) {
   const [name, ...aliases] = verbNames(spec);
   return {
     command: `${name} [words..]`,
@@ -96,6 +96,6 @@ export function verbCommand(ctx: CliContext, spec: OperationSpec) {
   };
 }
 
-export function verbCommands(ctx: CliContext) {
+export function verbCommands(ctx: CliInvocation) {
   return OPERATIONS.map((spec) => verbCommand(ctx, spec));
 }

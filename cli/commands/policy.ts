@@ -5,7 +5,7 @@
 import type { Argv } from "yargs";
 import type { PolicyCheckResult } from "../../client/index.js";
 import type { ResolvedConfig } from "../../shared/config.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { EXIT, printJson, wantsJson } from "../output.js";
 import { safeLine } from "../../shared/safe-text.js";
@@ -49,7 +49,7 @@ export function renderPolicyCheck(result: PolicyCheckResult): string {
   return `${lines.join("\n")}\n`;
 }
 
-function checkCommand(ctx: CliContext) {
+function checkCommand(ctx: CliInvocation) {
   return {
     command: "check <url>",
     describe: "Show the policy's decision for a URL (no browser is started)",
@@ -78,7 +78,7 @@ function checkCommand(ctx: CliContext) {
   };
 }
 
-export function policyCommand(ctx: CliContext) {
+export function policyCommand(ctx: CliInvocation) {
   return {
     command: "policy",
     describe: "Dry-run the network policy (policy check URL)",

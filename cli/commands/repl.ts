@@ -1,7 +1,7 @@
 // betterwright repl [--session S]: snippets on stdin separated by blank lines;
 // one envelope per line on stdout as each finishes, in order, over one connection.
 import type { Argv } from "yargs";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
 import { failureEnvelope, noteReset } from "../output.js";
@@ -22,7 +22,7 @@ export const REPL_OPTIONS: readonly OptionSpec[] = [
   ...SESSION_CREATE_OPTIONS,
 ];
 
-export function replCommand(ctx: CliContext) {
+export function replCommand(ctx: CliInvocation) {
   return {
     command: "repl",
     describe: "Run snippets from stdin, separated by blank lines; print one envelope per line as each finishes",

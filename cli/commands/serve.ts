@@ -7,7 +7,7 @@ import { parseListen } from "../../client/front-doors/common/listener.js";
 import { DEFAULT_LISTEN, SERVE_LISTEN } from "../../client/front-doors/http/listen.js";
 import { startServe } from "../../client/front-doors/http/serve.js";
 import { resolveServeSettings, SERVE_SOURCES } from "../../client/front-doors/http/serve-config.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions, type OptionSpec } from "../options.js";
 import { printJson } from "../output.js";
@@ -29,7 +29,7 @@ export const SERVE_OPTIONS: readonly OptionSpec[] = [
   { name: SERVE_SOURCES.maxDownloadBytes.flag, type: "number", describe: `Bytes of one PDF (default 10485760; env ${SERVE_SOURCES.maxDownloadBytes.env})` },
 ];
 
-export function serveCommand(ctx: CliContext) {
+export function serveCommand(ctx: CliInvocation) {
   return {
     command: "serve",
     describe: "Serve the profile's browser over a token-guarded HTTP API, with a live view at /",

@@ -5,7 +5,7 @@
 import type { Argv } from "yargs";
 import { describeSpec } from "../../shared/session-settings.js";
 import { safeLine } from "../../shared/safe-text.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { applyOptions } from "../options.js";
 import { printJson, wantsJson } from "../output.js";
@@ -16,7 +16,7 @@ interface CreateArgs extends GlobalArgs, SessionCreateArgs {
   name?: string;
 }
 
-export function sessionCommand(ctx: CliContext) {
+export function sessionCommand(ctx: CliInvocation) {
   const create = {
     command: "create <name>",
     describe: "Create a session: shared (the profile's cookies), or --isolated with its own context and settings",

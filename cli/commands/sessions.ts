@@ -2,7 +2,7 @@
 import type { Argv } from "yargs";
 import { connectExisting, listDaemonLayouts } from "../../client/library/daemon-client.js";
 import { Status, type StatusResult } from "../../shared/protocol/methods/index.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
 import { safeLine } from "../../shared/safe-text.js";
@@ -41,7 +41,7 @@ function render(statuses: StatusResult[]): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function sessionsCommand(ctx: CliContext) {
+export function sessionsCommand(ctx: CliInvocation) {
   return {
     command: "sessions",
     describe: "List every profile's daemon and its sessions",

@@ -10,7 +10,7 @@ import type { Argv } from "yargs";
 import { findBrowser, INSTALL_HINT } from "../../shared/browser-discovery.js";
 import { findBwrap, probeContainment } from "../../shared/containment.js";
 import { setupBrowsersDir } from "../../shared/paths.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { EXIT, printJson, wantsJson } from "../output.js";
 import { safeLine } from "../../shared/safe-text.js";
@@ -54,7 +54,7 @@ async function ensureContainment(): Promise<{ active: boolean; detail: string }>
   return status.active ? { active: true, detail: `bwrap ${status.version}` } : { active: false, detail: `${status.reason} (fix: ${status.fix})` };
 }
 
-export function setupCommand(ctx: CliContext) {
+export function setupCommand(ctx: CliInvocation) {
   return {
     command: "setup",
     describe: "Find a Chromium, or install one (apt-get on Debian/Ubuntu as root, else Playwright's installer)",

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Argv } from "yargs";
 import { BwError } from "../../shared/protocol/errors.js";
 import { PACKAGE_VERSION } from "../../shared/version.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
 import { SKILL_NAME, skillText } from "../skill/skill-text.js";
@@ -38,7 +38,7 @@ function writeSkill(folder: string, text: string): string {
   return file;
 }
 
-export function skillCommand(ctx: CliContext) {
+export function skillCommand(ctx: CliInvocation) {
   return {
     command: "skill",
     describe: "Print the Agent Skill (SKILL.md) for this version, or install it where coding agents find it",

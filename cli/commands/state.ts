@@ -5,7 +5,7 @@
 import type { Argv } from "yargs";
 import type { StateListing } from "../../shared/protocol/methods/index.js";
 import { safeLine } from "../../shared/safe-text.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
 import { withClient } from "../with-client.js";
@@ -24,7 +24,7 @@ function renderListing(listing: StateListing): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function stateCommand(ctx: CliContext) {
+export function stateCommand(ctx: CliInvocation) {
   const nameArg = (y: Argv<GlobalArgs>) => y.positional("name", { type: "string", demandOption: true, describe: "The saved state's name (letters, digits, . - _)" });
 
   const list = {

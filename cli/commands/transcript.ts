@@ -6,7 +6,7 @@ import { BwError } from "../../shared/protocol/errors.js";
 import { layoutFor, transcriptPath } from "../../shared/paths.js";
 import { escapeControls, safeJson, safeLine } from "../../shared/safe-text.js";
 import { readTranscript, type TranscriptEntry } from "../../shared/transcript-format.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { wantsJson } from "../output.js";
 
@@ -26,7 +26,7 @@ export function renderTranscriptEntry(entry: TranscriptEntry): string {
   return `${safeLine`#${entry.seq} ${entry.at} ${status} ${entry.durationMs} ms`}\n${snippet}\n${outcome}\n`;
 }
 
-export function transcriptCommand(ctx: CliContext) {
+export function transcriptCommand(ctx: CliInvocation) {
   return {
     command: "transcript",
     describe: "Show a session's transcript: every finished exec with its snippet and result",

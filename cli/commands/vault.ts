@@ -8,7 +8,7 @@ import { BetterWright } from "../../client/index.js";
 import { BwError } from "../../shared/protocol/errors.js";
 import { layoutFor } from "../../shared/paths.js";
 import { VAULT_FILE_NAMES, type VaultAuditRecord, type VaultEntryInfo } from "../../shared/protocol/methods/index.js";
-import type { CliContext } from "../context.js";
+import type { CliInvocation } from "../invocation.js";
 import type { GlobalArgs } from "../global-options.js";
 import { printJson, wantsJson } from "../output.js";
 import { escapeControls, safeLine } from "../../shared/safe-text.js";
@@ -65,7 +65,7 @@ function renderEntry(entry: VaultEntryInfo): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function vaultCommand(ctx: CliContext) {
+export function vaultCommand(ctx: CliInvocation) {
   /** Runs `body` against a client of the profile's daemon, then disconnects. */
   const withClient = (args: VaultArgs, body: (bw: BetterWright) => Promise<number>) =>
     ctx.run(async () => {

@@ -14,7 +14,7 @@ import { playwrightMessage } from "./ops/op-errors.js";
 /** How a run failed: a realm's error, or an operation's BwError with its details. */
 export type RunError = RealmError & { details?: unknown };
 
-export interface FailureContext {
+export interface FailureFacts {
   blocked: BlockedCollector;
   /** Messages of the bounds the run hit (pages, timers). */
   limits: ReadonlySet<string>;
@@ -26,7 +26,7 @@ export interface FailureContext {
   browserLost(waitMs: number): Promise<boolean>;
 }
 
-export async function runFailure(e: RunError, ctx: FailureContext): Promise<WireError> {
+export async function runFailure(e: RunError, ctx: FailureFacts): Promise<WireError> {
   // A navigation the guard refused keeps its code when the snippet lets it through.
   const guardCode = ctx.blocked.codeFor(e.message);
   if (guardCode) return new BwError(guardCode, e.message).toJSON();

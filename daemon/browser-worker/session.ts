@@ -22,7 +22,7 @@ import { decodeArgs } from "./facades/args.js";
 import type { RealmLoss } from "./realm/realm.js";
 import type { HostRequest } from "./realm/realm-messages.js";
 import { SessionRealm, type RealmThreads } from "./realm/session-realm.js";
-import { scopeNames, type RunContext, type ScopeFunction } from "./facades/scope-functions.js";
+import { scopeNames, type RunHandle, type ScopeFunction } from "./facades/scope-functions.js";
 import { snapshotFunction } from "./facades/snapshot-function.js";
 import type { OpStart, SessionRun } from "./ops/op-context.js";
 import { startOperation } from "./ops/registry.js";
@@ -322,7 +322,7 @@ export class WorkerSession {
     });
   }
 
-  private runContext(run: Run): RunContext {
+  private runContext(run: Run): RunHandle {
     return {
       session: this.name,
       runId: run.runId,

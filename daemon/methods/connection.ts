@@ -4,7 +4,7 @@
 import type { HomeLayout } from "../../shared/paths.js";
 import type { SessionRegistry } from "../sessions/sessions.js";
 
-export interface ConnectionContext {
+export interface ClientConnection {
   greeted: boolean;
   /** Said at hello: this connection may use betterwright serve's session and state names. */
   serveNames?: boolean;

@@ -4,7 +4,7 @@ import { Hello, Shutdown, Status, type DaemonIdentity, type StatusResult } from 
 import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { PACKAGE_VERSION, PROTOCOL_VERSION } from "../../shared/version.js";
 import { settingsDifferences, type StatedSettings } from "../../shared/settings-diff.js";
-import type { ConnectionContext } from "./connection.js";
+import type { ClientConnection } from "./connection.js";
 
 /** The daemon as its own methods see it: who it is, how it is, and a way to stop it. */
 export interface DaemonControl {
@@ -15,7 +15,7 @@ export interface DaemonControl {
   requestStop(reason: string): Promise<void>;
 }
 
-export function registerDaemonMethods(registry: MethodRegistry<ConnectionContext>, daemon: DaemonControl): void {
+export function registerDaemonMethods(registry: MethodRegistry<ClientConnection>, daemon: DaemonControl): void {
   registry.define(Hello, (params, connection) => {
     connection.greeted = true;
     connection.serveNames = params.serveNames === true;

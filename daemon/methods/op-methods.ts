@@ -3,10 +3,10 @@
 import { SessionOp } from "../../shared/protocol/methods/index.js";
 import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { specOf } from "../../shared/session-settings.js";
-import type { ConnectionContext, RunHost } from "./connection.js";
+import type { ClientConnection, RunHost } from "./connection.js";
 import { assertMayUse } from "./serve-names.js";
 
-export function registerOpMethods(registry: MethodRegistry<ConnectionContext>, daemon: RunHost): void {
+export function registerOpMethods(registry: MethodRegistry<ClientConnection>, daemon: RunHost): void {
   registry.define(SessionOp, (params, connection) => {
     daemon.assertAccepting();
     assertMayUse(connection, "session", params.session);

@@ -4,9 +4,9 @@
 // them unless its connection said at hello that it may.
 import { BwError } from "../../shared/protocol/errors.js";
 import { isServeName } from "../../shared/names.js";
-import type { ConnectionContext } from "./connection.js";
+import type { ClientConnection } from "./connection.js";
 
-export function assertMayUse(connection: ConnectionContext, kind: "session" | "state", name: string | undefined): void {
+export function assertMayUse(connection: ClientConnection, kind: "session" | "state", name: string | undefined): void {
   if (name === undefined || connection.serveNames === true || !isServeName(name, kind)) return;
   const shape = kind === "session" ? "a UUID" : "beginning with http-";
   throw new BwError(

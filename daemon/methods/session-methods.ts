@@ -4,11 +4,11 @@ import { transcriptPath } from "../../shared/paths.js";
 import { RunAttach, RunCancel, SessionClose, SessionExec, SessionList, TranscriptRead } from "../../shared/protocol/methods/index.js";
 import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { specOf } from "../../shared/session-settings.js";
-import type { ConnectionContext, RunHost } from "./connection.js";
+import type { ClientConnection, RunHost } from "./connection.js";
 import { Transcript } from "../sessions/transcript.js";
 import { assertMayUse } from "./serve-names.js";
 
-export function registerSessionMethods(registry: MethodRegistry<ConnectionContext>, daemon: RunHost): void {
+export function registerSessionMethods(registry: MethodRegistry<ClientConnection>, daemon: RunHost): void {
   registry.define(SessionExec, (params, connection) => {
     daemon.assertAccepting();
     assertMayUse(connection, "session", params.session);

@@ -5,10 +5,10 @@ import { SessionCreate, StateList, StateRemove, StateSave } from "../../shared/p
 import type { MethodRegistry } from "../../shared/protocol/rpc.js";
 import { specOf } from "../../shared/session-settings.js";
 import type { StateStore } from "../states/state-store.js";
-import type { ConnectionContext, RunHost } from "./connection.js";
+import type { ClientConnection, RunHost } from "./connection.js";
 import { assertMayUse } from "./serve-names.js";
 
-export function registerStateMethods(registry: MethodRegistry<ConnectionContext>, daemon: RunHost & { readonly states: Pick<StateStore, "list" | "remove"> }): void {
+export function registerStateMethods(registry: MethodRegistry<ClientConnection>, daemon: RunHost & { readonly states: Pick<StateStore, "list" | "remove"> }): void {
   registry.define(SessionCreate, async (params, connection) => {
     daemon.assertAccepting();
     const spec = specOf(params);

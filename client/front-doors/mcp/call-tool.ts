@@ -15,7 +15,7 @@ import { callFrontDoorTool } from "./front-door-calls.js";
 import { envelopeResult, type CallResult } from "./results.js";
 import { readSpilled } from "../common/spilled.js";
 
-export interface CallContext {
+export interface ToolCallHooks {
   signal: AbortSignal;
   /** Set when the client asked for progress: reports that the call is still running. */
   progress?: (progress: number, message: string) => Promise<void>;
@@ -24,7 +24,7 @@ export interface CallContext {
 const MAX_IMAGES_PER_RUN = 3;
 
 /** Reports progress every `everyMs` while `work` runs. */
-async function withHeartbeat<T>(work: Promise<T>, context: CallContext, everyMs: number): Promise<T> {
+async function withHeartbeat<T>(work: Promise<T>, context: ToolCallHooks, everyMs: number): Promise<T> {
   const report = context.progress;
   if (!report) return work;
   const started = Date.now();
@@ -78,7 +78,7 @@ function splitSession(args: Record<string, unknown>, connection: McpConnection):
   return { session: validateName(session, "session"), rest };
 }
 
-export async function callTool(door: FrontDoor, connection: McpConnection, name: string, rawArgs: unknown, context: CallContext): Promise<CallResult> {
+export async function callTool(door: FrontDoor, connection: McpConnection, name: string, rawArgs: unknown, context: ToolCallHooks): Promise<CallResult> {
   try {
     const entry = door.tool(name);
     if (!entry) {

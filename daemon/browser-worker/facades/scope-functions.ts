@@ -5,7 +5,7 @@
 import type { Page } from "playwright-core";
 import type { ArtifactInfo, Warning } from "../../../shared/protocol/envelope.js";
 
-export interface RunContext {
+export interface RunHandle {
   readonly session: string;
   readonly runId: string;
   /** The session's active page (opened on demand). */
@@ -22,7 +22,7 @@ export interface ScopeFunction {
   /** Dotted path in the snippet's scope, e.g. "credentials.fill". */
   readonly name: string;
   readonly kind: "async" | "sync";
-  call(run: RunContext, args: unknown[]): unknown;
+  call(run: RunHandle, args: unknown[]): unknown;
 }
 
 const NAME = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)?$/;

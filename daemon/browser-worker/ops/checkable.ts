@@ -3,7 +3,7 @@
 // clicks its label, and so does the operation. A target that is a wrapper of
 // exactly one checkbox or radio (a web component's host, a row) means that one.
 import type { ElementHandle } from "playwright-core";
-import type { OpContext } from "./op-context.js";
+import type { OperationCall } from "./op-context.js";
 import type { Actionable, Resolved } from "./targets.js";
 
 type Element = Exclude<Resolved, { kind: "point" }>;
@@ -28,7 +28,7 @@ function whereToClick(e: any): any {
 }
 
 /** The element a check or uncheck clicks for `resolved`: itself, its one checkbox, or that checkbox's label. */
-export async function checkable(ctx: OpContext, resolved: Element): Promise<Element> {
+export async function checkable(ctx: OperationCall, resolved: Element): Promise<Element> {
   const handle = await resolved.element.evaluateHandle(whereToClick).catch(() => undefined);
   const element = handle?.asElement() as ElementHandle | null | undefined;
   if (!element) {

@@ -1,15 +1,15 @@
 // What a typed operation's handler gets from its session: the run's budget
-// and records (the same RunContext snippet services get), the session's
+// and records (the same RunHandle snippet services get), the session's
 // pages, the per-page state that outlives runs (snapshots, observation), the
 // network guard's wrapper, and the session's snippet services by name.
 import type { DownloadOutcome, TextContext } from "../../../shared/protocol/envelope.js";
 import type { SnippetRun } from "../../../shared/protocol/methods/run.js";
 import type { PageRegistry } from "../page-registry.js";
-import type { RunContext, ScopeFunction } from "../facades/scope-functions.js";
+import type { RunHandle, ScopeFunction } from "../facades/scope-functions.js";
 import type { SessionPageState } from "./page-state.js";
 
-export interface OpSessionContext {
-  readonly run: RunContext;
+export interface OperationSession {
+  readonly run: RunHandle;
   readonly pages: PageRegistry;
   readonly state: SessionPageState;
   /** Runs a browser call; a failure the network guard caused comes back as BLOCKED_URL. */
@@ -29,7 +29,7 @@ export interface OpSessionContext {
   readTitle<T>(pageId: string, read: () => Promise<T>, titleOf: (value: T) => unknown): Promise<T>;
 }
 
-export interface OpContext extends OpSessionContext {
+export interface OperationCall extends OperationSession {
   /** An argument (dotted path) went into a password field: the transcript shows it redacted. */
   secretArg(path: string): void;
   /** The result's `text` was cut out of a longer text: what surrounds it, for the daemon's redaction. */
@@ -42,7 +42,7 @@ export interface OpContext extends OpSessionContext {
  * How the session starts an operation in its lane: the result, or a thrown (Bw)Error. One that `readsOnly`
  * changes no page, so a title it read still stands for the envelope.
  */
-export type OpStart = ((context: OpSessionContext) => Promise<unknown>) & { readonly label?: string; readonly readsOnly?: boolean };
+export type OpStart = ((context: OperationSession) => Promise<unknown>) & { readonly label?: string; readonly readsOnly?: boolean };
 
 /** What a session runs in its lane: a snippet (in its realm), or a typed operation ready to start (trusted code, no realm). */
 export type SessionRun = SnippetRun | { kind: "operation"; start: OpStart };

@@ -4,7 +4,7 @@
 import { BwError, toBwError } from "../../../shared/protocol/errors.js";
 import type { OperationRun } from "../../../shared/protocol/methods/run.js";
 import type { TextContext, WorkerOutcome } from "../../../shared/protocol/envelope.js";
-import type { OpContext, OpRun, OpSessionContext, OpStart } from "./op-context.js";
+import type { OperationCall, OpRun, OperationSession, OpStart } from "./op-context.js";
 import { opError } from "./op-errors.js";
 import type { OpHandler } from "./handler.js";
 import { inspectionHandlers } from "./handlers/inspection.js";
@@ -19,11 +19,11 @@ export const OP_HANDLERS: ReadonlyMap<string, OpHandler> = new Map(
 );
 
 /** Runs an operation's handler on checked arguments: its handles released at the end, its failure given a code. */
-export async function runHandler(name: string, session: OpSessionContext, args: Record<string, unknown>, notes: Partial<Pick<OpContext, "secretArg" | "textCut">> = {}): Promise<unknown> {
+export async function runHandler(name: string, session: OperationSession, args: Record<string, unknown>, notes: Partial<Pick<OperationCall, "secretArg" | "textCut">> = {}): Promise<unknown> {
   const handler = OP_HANDLERS.get(name);
   if (!handler) throw new BwError("INVALID_ARGUMENT", `operation ${name} is not available in this worker`);
   const releases: (() => Promise<unknown>)[] = [];
-  const ctx: OpContext = { ...session, secretArg: notes.secretArg ?? (() => {}), textCut: notes.textCut ?? (() => {}), defer: (release) => { releases.push(release); } };
+  const ctx: OperationCall = { ...session, secretArg: notes.secretArg ?? (() => {}), textCut: notes.textCut ?? (() => {}), defer: (release) => { releases.push(release); } };
   try {
     return await handler.run(ctx, args);
   } catch (error) {
@@ -37,7 +37,7 @@ export async function runHandler(name: string, session: OpSessionContext, args: 
 export function operationRun({ name, args, elementWaitMs }: OperationRun): { start: OpStart; finish(outcome: WorkerOutcome): WorkerOutcome } {
   const secretArgs: string[] = [];
   let textContext: TextContext | undefined;
-  const start: OpStart = Object.assign(async (session: OpSessionContext) => {
+  const start: OpStart = Object.assign(async (session: OperationSession) => {
     await session.pages.ensure();
     return runHandler(name, elementWaitMs === undefined ? session : { ...session, elementWaitMs }, args, { secretArg: (path) => { secretArgs.push(path); }, textCut: (context) => { textContext = context; } });
   }, { label: `the ${name} operation`, readsOnly: OP_HANDLERS.get(name)?.readsOnly === true });
@@ -53,7 +53,7 @@ export function operationRun({ name, args, elementWaitMs }: OperationRun): { sta
 }
 
 /** Starts an operation as its run's work: tracked like a snippet's browser calls, its end the run's end. */
-export function startOperation(run: OpRun, start: OpStart, context: OpSessionContext): void {
+export function startOperation(run: OpRun, start: OpStart, context: OperationSession): void {
   const task = start(context);
   run.inflight.set(task, start.label ?? "the operation");
   task.then(

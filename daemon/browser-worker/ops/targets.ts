@@ -8,7 +8,7 @@
 import type { ElementHandle, Frame, JSHandle, Locator, Page } from "playwright-core";
 import { BwError } from "../../../shared/protocol/errors.js";
 import { describeTarget, type Target } from "../../../shared/protocol/operations/index.js";
-import type { OpContext } from "./op-context.js";
+import type { OperationCall } from "./op-context.js";
 import { opError } from "./op-errors.js";
 import { alive } from "./page-state.js";
 import { isTimeout } from "../playwright-errors.js";
@@ -46,7 +46,7 @@ function stale(message: string): BwError {
 const FRAME_PREFIX = /^(f\d+)e/;
 
 /** The element a ref named in the session's latest snapshot, if it still stands. */
-async function resolveRef(ctx: OpContext, page: Page, pageId: string, ref: string): Promise<Resolved> {
+async function resolveRef(ctx: OperationCall, page: Page, pageId: string, ref: string): Promise<Resolved> {
   const binding = ctx.state.binding;
   if (!binding) throw stale(`${ref}: no snapshot has been taken in this session (or its page closed)`);
   if (binding.pageId !== pageId) throw stale(`${ref} comes from a snapshot of page ${binding.pageId}, but ${pageId} is the active page (tabs select ${binding.pageId} to act there)`);
@@ -98,7 +98,7 @@ export function locatorFor(page: Page | Frame, target: Exclude<Target, { ref: st
 }
 
 /** The short element wait, once the page has loaded (a page still loading may yet show the element). */
-export async function elementWait(ctx: OpContext, page: Page): Promise<number> {
+export async function elementWait(ctx: OperationCall, page: Page): Promise<number> {
   await page.waitForLoadState("load", { timeout: ctx.run.remainingMs() }).catch(() => {});
   return Math.max(1, Math.min(ctx.elementWaitMs, ctx.run.remainingMs()));
 }
@@ -107,7 +107,7 @@ export async function elementWait(ctx: OpContext, page: Page): Promise<number> {
  * Waits a short while for a locator that matches nothing: until the page has loaded (within the budget), then
  * `elementWaitMs`. Nothing there by then is ELEMENT_NOT_FOUND, rather than the whole budget spent on it.
  */
-async function appears(ctx: OpContext, page: Page, pageId: string, locator: Locator, describe: string): Promise<void> {
+async function appears(ctx: OperationCall, page: Page, pageId: string, locator: Locator, describe: string): Promise<void> {
   const waitMs = await elementWait(ctx, page);
   try {
     await locator.waitFor({ state: "attached", timeout: waitMs });
@@ -132,7 +132,7 @@ async function inFrames(page: Page, target: Exclude<Target, { ref: string } | { 
 }
 
 /** Resolves a target on the session's active page. */
-export async function resolveTarget(ctx: OpContext, target: Target, allow: { point?: boolean } = {}): Promise<Resolved> {
+export async function resolveTarget(ctx: OperationCall, target: Target, allow: { point?: boolean } = {}): Promise<Resolved> {
   const pageId = ctx.pages.active();
   const page = ctx.pages.get(pageId);
   if ("ref" in target) return resolveRef(ctx, page, pageId, target.ref);
@@ -159,7 +159,7 @@ export async function resolveTarget(ctx: OpContext, target: Target, allow: { poi
 }
 
 /** The target as an element (refusing coordinates). */
-export async function resolveElement(ctx: OpContext, target: Target): Promise<Exclude<Resolved, { kind: "point" }>> {
+export async function resolveElement(ctx: OperationCall, target: Target): Promise<Exclude<Resolved, { kind: "point" }>> {
   const resolved = await resolveTarget(ctx, target);
   if (resolved.kind === "point") throw new BwError("INVALID_ARGUMENT", "args.target: this operation needs an element");
   return resolved;

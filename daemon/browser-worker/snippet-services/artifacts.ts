@@ -9,7 +9,7 @@ import { readDownloadHistory } from "../../../shared/download-history.js";
 import { BwError } from "../../../shared/protocol/errors.js";
 import type { DownloadOutcome, WorkerOutcome } from "../../../shared/protocol/envelope.js";
 import type { CommitResult } from "../../../shared/protocol/methods/index.js";
-import type { RunContext, ScopeFunction } from "../facades/scope-functions.js";
+import type { RunHandle, ScopeFunction } from "../facades/scope-functions.js";
 import { evictionWarnings, PIN_AFTER_RUN_MS, type ArtifactClient } from "./artifact-client.js";
 import { checkFileArguments, safeArtifactPath, sessionArtifactDir } from "./artifact-paths.js";
 import { DownloadGate } from "./downloads.js";
@@ -33,7 +33,7 @@ export class WorkerArtifacts {
   }
 
   /** Reserves, writes (never over an existing file), commits: a complete file or none. */
-  async writeNew(run: RunContext, kind: "screenshot", extension: string, data: Buffer): Promise<CommitResult> {
+  async writeNew(run: RunHandle, kind: "screenshot", extension: string, data: Buffer): Promise<CommitResult> {
     const dir = this.sessionDir(run.session);
     const reserved = await this.client.reserve({ session: run.session, runId: run.runId, kind, bytes: data.length, extension });
     for (const w of evictionWarnings(reserved.evicted)) run.addWarning(w);

@@ -12,7 +12,7 @@ import {
   VaultListForSite,
   type VaultEntryInfo,
 } from "../../../shared/protocol/methods/index.js";
-import type { RunContext, ScopeFunction } from "../facades/scope-functions.js";
+import type { RunHandle, ScopeFunction } from "../facades/scope-functions.js";
 import type { RpcPeer } from "../../../shared/protocol/rpc.js";
 import { disposeFields, FIELD_WAIT_MS, findLoginFields, typeLogin, type TypeResult } from "./credential-fields.js";
 
@@ -71,7 +71,7 @@ const FIELD_OPTIONS = ["usernameSelector", "passwordSelector", "submit", "timeou
 const FILL_OPTIONS = ["id", "username", ...FIELD_OPTIONS] as const;
 const GENERATE_OPTIONS = ["username", "label", "length", ...FIELD_OPTIONS] as const;
 
-function fieldWaitMs(run: RunContext, opts: Options, name: string): number {
+function fieldWaitMs(run: RunHandle, opts: Options, name: string): number {
   const asked = optionalNumber(opts, "timeout", name);
   return Math.max(1, Math.min(run.remainingMs(), asked ?? FIELD_WAIT_MS));
 }
@@ -82,14 +82,14 @@ function report(entry: CredentialInfo, typed: TypeResult): FillReport {
 
 /** `daemon`: the worker's pipe, for the vault's fill-side requests. */
 export function credentialFunctions(daemon: RpcPeer<void>): ScopeFunction[] {
-  async function list(run: RunContext): Promise<CredentialInfo[]> {
+  async function list(run: RunHandle): Promise<CredentialInfo[]> {
     const { entries } = await daemon.call(VaultListForSite, { pageUrl: run.activePage().url() }, run.remainingMs());
     run.assertLive();
     return entries.map(info);
   }
 
   /** Finds the fields first, so no secret is released for a page without a login form. */
-  async function fillFrom(run: RunContext, page: Page, opts: Options, name: string, secretFor: (pageUrl: string) => Promise<{ username: string; password: string }>) {
+  async function fillFrom(run: RunHandle, page: Page, opts: Options, name: string, secretFor: (pageUrl: string) => Promise<{ username: string; password: string }>) {
     if (opts.submit !== undefined && typeof opts.submit !== "boolean") throw new BwError("INVALID_ARGUMENT", `${name}: submit must be true or false`);
     const pageUrl = page.url();
     const waitMs = fieldWaitMs(run, opts, name);
@@ -107,7 +107,7 @@ export function credentialFunctions(daemon: RpcPeer<void>): ScopeFunction[] {
     }
   }
 
-  async function fill(run: RunContext, args: unknown[]): Promise<FillReport> {
+  async function fill(run: RunHandle, args: unknown[]): Promise<FillReport> {
     const name = "credentials.fill";
     const opts = options(args[0], name, FILL_OPTIONS);
     const id = optionalString(opts, "id", name);
@@ -121,7 +121,7 @@ export function credentialFunctions(daemon: RpcPeer<void>): ScopeFunction[] {
     return report(entry!, typed);
   }
 
-  async function generateAndFill(run: RunContext, args: unknown[]): Promise<FillReport> {
+  async function generateAndFill(run: RunHandle, args: unknown[]): Promise<FillReport> {
     const name = "credentials.generateAndFill";
     const opts = options(args[0], name, GENERATE_OPTIONS);
     const input = {
@@ -144,7 +144,7 @@ export function credentialFunctions(daemon: RpcPeer<void>): ScopeFunction[] {
     }
   }
 
-  async function commitGenerated(run: RunContext, args: unknown[]): Promise<CredentialInfo> {
+  async function commitGenerated(run: RunHandle, args: unknown[]): Promise<CredentialInfo> {
     const name = "credentials.commitGenerated";
     const id = idArg(args[0], name);
     const username = optionalString(options(args[1], name, ["username"]), "username", name);
@@ -153,7 +153,7 @@ export function credentialFunctions(daemon: RpcPeer<void>): ScopeFunction[] {
     return info(entry);
   }
 
-  async function discardGenerated(run: RunContext, args: unknown[]): Promise<{ id: string; discarded: true }> {
+  async function discardGenerated(run: RunHandle, args: unknown[]): Promise<{ id: string; discarded: true }> {
     const id = idArg(args[0], "credentials.discardGenerated");
     await daemon.call(VaultDiscard, { id }, run.remainingMs());
     run.assertLive();

@@ -12,7 +12,7 @@ import path from "node:path";
 import type { BrowserContext, Download, Page } from "playwright-core";
 import { BwError, toBwError } from "../../../shared/protocol/errors.js";
 import type { DownloadOutcome, Warning } from "../../../shared/protocol/envelope.js";
-import type { RunContext } from "../facades/scope-functions.js";
+import type { RunHandle } from "../facades/scope-functions.js";
 import { sessionArtifactDir } from "./artifact-paths.js";
 import { evictionWarnings, PIN_AFTER_RUN_MS, type ArtifactClient } from "./artifact-client.js";
 import { downloadSlackBytes, reservationTarget, type StopCause } from "./download-budget.js";
@@ -138,7 +138,7 @@ export class DownloadGate {
   }
 
   /** waitForDownload({ timeout }?): the next download outcome of this run not yet returned, accepted or rejected. */
-  async waitFor(ctx: RunContext, raw: unknown): Promise<DownloadOutcome> {
+  async waitFor(ctx: RunHandle, raw: unknown): Promise<DownloadOutcome> {
     const run = this.runs.get(ctx.session);
     if (!run || run.runId !== ctx.runId) throw new BwError("INVALID_ARGUMENT", "waitForDownload() works only inside a run");
     const timeout = (raw as { timeout?: unknown } | undefined)?.timeout;

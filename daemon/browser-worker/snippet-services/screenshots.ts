@@ -5,7 +5,7 @@
 import type { Page } from "playwright-core";
 import { BwError } from "../../../shared/protocol/errors.js";
 import type { CommitResult } from "../../../shared/protocol/methods/index.js";
-import type { RunContext } from "../facades/scope-functions.js";
+import type { RunHandle } from "../facades/scope-functions.js";
 
 /** Chromium's largest texture side; larger captures come back cropped or blank. */
 export const MAX_SCREENSHOT_SIDE_PX = 16_384;
@@ -117,7 +117,7 @@ async function plannedSize(page: Page, options: ScreenshotOptions, timeoutMs: nu
 }
 
 export async function takeScreenshot(
-  run: RunContext,
+  run: RunHandle,
   rawOptions: unknown,
   write: (extension: string, data: Buffer) => Promise<CommitResult>,
 ): Promise<ScreenshotInfo> {

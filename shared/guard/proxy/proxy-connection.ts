@@ -77,7 +77,7 @@ export interface GuardCounters {
   peerRefused: number;
 }
 
-export interface ConnectionContext {
+export interface ProxyConnection {
   id: number;
   config: ConnectionConfig;
   counters: GuardCounters;
@@ -111,7 +111,7 @@ const HTTP_STATUS: Record<Refusal, ConnectStatus> = {
 /** After a refusal, how long the client gets to read it before the socket is destroyed. */
 const LINGER_MS = 2_000;
 
-export function handleConnection(client: Socket, ctx: ConnectionContext): void {
+export function handleConnection(client: Socket, ctx: ProxyConnection): void {
   const { config, counters } = ctx;
   const startedAt = config.now();
   const abort = new AbortController();

@@ -3,7 +3,7 @@ import vm from "node:vm";
 import { textContextAround } from "../../../../shared/protocol/envelope.js";
 import { BwError } from "../../../../shared/protocol/errors.js";
 import { DEFAULT_READ_CHARS, DEFAULT_SNAPSHOT_CHARS, Ops, type SnapshotResult } from "../../../../shared/protocol/operations/index.js";
-import type { OpContext } from "../op-context.js";
+import type { OperationCall } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import { handle } from "../handler.js";
 import { capture, render, type Capture } from "../snapshot/take-snapshot.js";
@@ -22,7 +22,7 @@ function setBaseline(taken: Capture, depth: number | undefined): void {
   taken.entry.baseline = { tree: taken.tree, document: taken.document, depth };
 }
 
-async function snapshot(ctx: OpContext, args: { target?: Parameters<typeof resolveElement>[1]; interactive?: boolean; depth?: number; maxChars?: number; cursor?: string; diff?: boolean }): Promise<SnapshotResult> {
+async function snapshot(ctx: OperationCall, args: { target?: Parameters<typeof resolveElement>[1]; interactive?: boolean; depth?: number; maxChars?: number; cursor?: string; diff?: boolean }): Promise<SnapshotResult> {
   const maxChars = args.maxChars ?? DEFAULT_SNAPSHOT_CHARS;
   if (args.cursor !== undefined) {
     const part = ctx.state.captures.resume(args.cursor, maxChars);

@@ -5,7 +5,7 @@
 import type { Page } from "playwright-core";
 import { BwError } from "../../../../shared/protocol/errors.js";
 import { Ops, type ActionResult, type ArgsOf, type Target } from "../../../../shared/protocol/operations/index.js";
-import type { OpContext } from "../op-context.js";
+import type { OperationCall } from "../op-context.js";
 import { mapErrors, opError } from "../op-errors.js";
 import { actionDone, actionPerformed, interceptingElement, isTimeout } from "../../playwright-errors.js";
 import { handle } from "../handler.js";
@@ -15,11 +15,11 @@ import { isPasswordField, resolveElement, resolveTarget, type Actionable, type R
 
 type Element = Exclude<Resolved, { kind: "point" }>;
 
-function activePage(ctx: OpContext): Page {
+function activePage(ctx: OperationCall): Page {
   return ctx.pages.get(ctx.pages.active());
 }
 
-function budget(ctx: OpContext): { timeout: number } {
+function budget(ctx: OperationCall): { timeout: number } {
   return { timeout: ctx.run.remainingMs() };
 }
 
@@ -34,7 +34,7 @@ async function on(resolved: Element, action: (element: Actionable) => Promise<un
  * element covers fails then as ELEMENT_OBSCURED, naming the cover. Any other wait (not yet visible, enabled or
  * stable) goes on with the rest of the budget, unless the input was sent already: nothing is ever done twice.
  */
-async function pointer(ctx: OpContext, resolved: Element, act: (element: Actionable, options: { timeout: number }) => Promise<unknown>): Promise<ActionResult> {
+async function pointer(ctx: OperationCall, resolved: Element, act: (element: Actionable, options: { timeout: number }) => Promise<unknown>): Promise<ActionResult> {
   const scope = { target: resolved.describe, ref: resolved.kind === "element" };
   try {
     await act(resolved.element, { timeout: Math.max(1, Math.min(ctx.elementWaitMs, ctx.run.remainingMs())) });
@@ -50,17 +50,17 @@ async function pointer(ctx: OpContext, resolved: Element, act: (element: Actiona
 }
 
 /** check or uncheck where a person would click for it; the result names the target as given. */
-async function checkOrUncheck(ctx: OpContext, resolved: Element, checked: boolean): Promise<ActionResult> {
+async function checkOrUncheck(ctx: OperationCall, resolved: Element, checked: boolean): Promise<ActionResult> {
   await pointer(ctx, await checkable(ctx, resolved), (el, timeout) => (checked ? el.check(timeout) : el.uncheck(timeout)));
   return { target: resolved.describe };
 }
 
-async function onTarget(ctx: OpContext, target: Target, action: (element: Actionable) => Promise<unknown>): Promise<ActionResult> {
+async function onTarget(ctx: OperationCall, target: Target, action: (element: Actionable) => Promise<unknown>): Promise<ActionResult> {
   return on(await resolveElement(ctx, target), action);
 }
 
 /** The middle of what a target names, in viewport pixels (an element is scrolled into view first). */
-async function pointOf(ctx: OpContext, resolved: Resolved): Promise<{ x: number; y: number }> {
+async function pointOf(ctx: OperationCall, resolved: Resolved): Promise<{ x: number; y: number }> {
   if (resolved.kind === "point") return resolved;
   const box = await mapErrors({ target: resolved.describe, ref: resolved.kind === "element" }, async () => {
     await resolved.element.scrollIntoViewIfNeeded(budget(ctx));
@@ -71,7 +71,7 @@ async function pointOf(ctx: OpContext, resolved: Resolved): Promise<{ x: number;
 }
 
 /** Marks `path` secret when the element it goes into is a password field. */
-async function secretIf(ctx: OpContext, resolved: Element, path: string): Promise<void> {
+async function secretIf(ctx: OperationCall, resolved: Element, path: string): Promise<void> {
   if (await isPasswordField(resolved)) ctx.secretArg(path);
 }
 
@@ -84,7 +84,7 @@ function focusedIsPassword(page: Page): Promise<boolean> {
 }
 
 /** A click on a target (an element or a point), as `click` and `action_and_wait` do it. */
-export async function click(ctx: OpContext, args: ArgsOf<typeof Ops.click.args>): Promise<ActionResult> {
+export async function click(ctx: OperationCall, args: ArgsOf<typeof Ops.click.args>): Promise<ActionResult> {
   const resolved = await resolveTarget(ctx, args.target, { point: true });
   const options = { ...budget(ctx), ...(args.button ? { button: args.button as "left" } : {}), ...(args.modifiers ? { modifiers: args.modifiers as "Alt"[] } : {}) };
   if (resolved.kind === "point") {
@@ -101,7 +101,7 @@ export async function click(ctx: OpContext, args: ArgsOf<typeof Ops.click.args>)
 }
 
 /** A key press on a target, or on whatever has the focus. */
-export async function press(ctx: OpContext, args: ArgsOf<typeof Ops.press.args>): Promise<ActionResult> {
+export async function press(ctx: OperationCall, args: ArgsOf<typeof Ops.press.args>): Promise<ActionResult> {
   if (args.target !== undefined) return onTarget(ctx, args.target, (el) => el.press(args.key, budget(ctx)));
   await mapErrors({ target: "the focused element" }, () => activePage(ctx).keyboard.press(args.key));
   return { target: "the focused element" };

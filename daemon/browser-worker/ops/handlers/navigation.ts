@@ -4,7 +4,7 @@ import { BwError } from "../../../../shared/protocol/errors.js";
 import { describeTarget, Ops } from "../../../../shared/protocol/operations/index.js";
 import type { HistoryResult, NavigateResult } from "../../../../shared/protocol/operations/index.js";
 import { assertNavigable } from "../../facades/facade-dispatch.js";
-import type { OpContext } from "../op-context.js";
+import type { OperationCall } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import { isDownloadStarting } from "../../playwright-errors.js";
 import { settlingNavigation } from "../../failed-navigation.js";
@@ -12,7 +12,7 @@ import { handle } from "../handler.js";
 import { urlMatcher } from "../url-glob.js";
 import { locatorFor, resolveElement } from "../targets.js";
 
-function activePage(ctx: OpContext): Page {
+function activePage(ctx: OperationCall): Page {
   return ctx.pages.get(ctx.pages.active());
 }
 
@@ -25,11 +25,11 @@ async function landed(page: Page, response: Response | null): Promise<NavigateRe
  * DNS_UNAVAILABLE (the guard reads Playwright's own error, so it looks first), any other NAVIGATION_FAILED.
  * A failure returns once its error page is in (failed-navigation.ts).
  */
-function navigation<T>(ctx: OpContext, page: Page, target: string, action: () => Promise<T>): Promise<T> {
+function navigation<T>(ctx: OperationCall, page: Page, target: string, action: () => Promise<T>): Promise<T> {
   return mapErrors({ navigation: true, target }, () => ctx.guard(() => settlingNavigation(page.mainFrame(), ctx.run.remainingMs(), action)));
 }
 
-async function history(ctx: OpContext, direction: "back" | "forward"): Promise<HistoryResult> {
+async function history(ctx: OperationCall, direction: "back" | "forward"): Promise<HistoryResult> {
   const page = activePage(ctx);
   const before = page.url();
   const timeout = ctx.run.remainingMs();

@@ -4,24 +4,24 @@
 import { BwError } from "../../../../shared/protocol/errors.js";
 import { DEFAULT_DOWNLOAD_ENTRIES, Ops, type DownloadsResult, type ScreenshotResult, type TabsResult } from "../../../../shared/protocol/operations/index.js";
 import { assertNavigable } from "../../facades/facade-dispatch.js";
-import type { OpContext } from "../op-context.js";
+import type { OperationCall } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import { handle } from "../handler.js";
 import { elementWait, resolveElement } from "../targets.js";
 import { gotoSettled } from "../../failed-navigation.js";
 
-function service(ctx: OpContext, name: string, args: unknown[]): Promise<unknown> {
+function service(ctx: OperationCall, name: string, args: unknown[]): Promise<unknown> {
   const fn = ctx.scope(name);
   if (!fn) throw new BwError("INTERNAL_ERROR", `the ${name} service is not available in this worker`);
   return Promise.resolve(fn.call(ctx.run, args));
 }
 
-async function tabs(ctx: OpContext): Promise<TabsResult> {
+async function tabs(ctx: OperationCall): Promise<TabsResult> {
   const pages = await ctx.pages.infosWithTitles();
   return { active: pages.find((p) => p.active)?.pageId ?? null, pages };
 }
 
-function downloads(ctx: OpContext, status: string | undefined, limit = DEFAULT_DOWNLOAD_ENTRIES): DownloadsResult {
+function downloads(ctx: OperationCall, status: string | undefined, limit = DEFAULT_DOWNLOAD_ENTRIES): DownloadsResult {
   const matching = ctx.downloadHistory().filter((d) => status === undefined || d.status === status).reverse();
   return { downloads: matching.slice(0, limit), total: matching.length, more: matching.length > limit };
 }

@@ -3,7 +3,7 @@
 import type { Dialog, Page } from "playwright-core";
 import { BwError } from "../../../../shared/protocol/errors.js";
 import { Ops, type ActionAndWaitResult, type ActionResult, type ArgsOf } from "../../../../shared/protocol/operations/index.js";
-import type { OpContext } from "../op-context.js";
+import type { OperationCall } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import { handle } from "../handler.js";
 import { safeUrl } from "../observe/safe-url.js";
@@ -15,7 +15,7 @@ type Args = ArgsOf<typeof Ops.actionAndWait.args>;
 type Event = Omit<ActionAndWaitResult, "target">;
 
 /** The page's next dialog, answered as asked, or a timeout; `cancel` takes the waiter back. */
-function nextDialog(ctx: OpContext, pageId: string, args: Args, timeout: number): { event: Promise<Event>; cancel(): void } {
+function nextDialog(ctx: OperationCall, pageId: string, args: Args, timeout: number): { event: Promise<Event>; cancel(): void } {
   const waiters = ctx.state.entry(pageId).dialogWaiters;
   let waiter!: (dialog: Dialog) => void;
   let timer: NodeJS.Timeout | undefined;
@@ -37,11 +37,11 @@ function nextDialog(ctx: OpContext, pageId: string, args: Args, timeout: number)
 }
 
 /** The page id the session's registry gave a popup. */
-function pageIdOf(ctx: OpContext, popup: Page): string | undefined {
+function pageIdOf(ctx: OperationCall, popup: Page): string | undefined {
   return ctx.pages.infos().find((info) => ctx.pages.get(info.pageId) === popup)?.pageId;
 }
 
-function waiterFor(ctx: OpContext, page: Page, pageId: string, args: Args, timeout: number): { event: Promise<Event>; cancel(): void } {
+function waiterFor(ctx: OperationCall, page: Page, pageId: string, args: Args, timeout: number): { event: Promise<Event>; cancel(): void } {
   const matches = args.url === undefined ? () => true : urlMatcher(args.url);
   const scope = { target: `waiting for a ${args.waitFor}` };
   switch (args.waitFor) {

@@ -6,7 +6,7 @@
 // on the read that tells its document; the read after the capture is made
 // only when the tree shows a value that could be a password.
 import type { Page } from "playwright-core";
-import type { OpContext } from "../op-context.js";
+import type { OperationCall } from "../op-context.js";
 import type { PageDocument } from "../page-state.js";
 import type { AriaTree } from "./aria-render.js";
 
@@ -67,7 +67,7 @@ function childFrames(page: Page): Promise<(string[] | null)[]> {
 }
 
 /** Before a capture: the page's document number and the values in its password fields (every frame); the title goes to the envelope. */
-export async function documentAndPasswords(ctx: OpContext, pageId: string, page: Page, document: PageDocument): Promise<{ document: number; values: PasswordValues }> {
+export async function documentAndPasswords(ctx: OperationCall, pageId: string, page: Page, document: PageDocument): Promise<{ document: number; values: PasswordValues }> {
   const [main, others] = await Promise.all([ctx.readTitle(pageId, () => document.read(documentFacts), (r) => r.value.title), childFrames(page)]);
   return { document: main.document, values: merged(new Set(), [main.value.passwords, ...others]) };
 }

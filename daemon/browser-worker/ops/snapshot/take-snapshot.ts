@@ -3,7 +3,7 @@
 // records that make refs safe: the session's latest snapshot becomes this one,
 // bound to this page and this document (and to each frame it reached into).
 import type { ElementHandle, Locator, Page } from "playwright-core";
-import type { OpContext } from "../op-context.js";
+import type { OperationCall } from "../op-context.js";
 import { mapErrors } from "../op-errors.js";
 import type { PageEntry } from "../page-state.js";
 import { collectRefs, maskPasswords, renderTree, type AriaTree } from "./aria-render.js";
@@ -45,7 +45,7 @@ async function frameMarks(page: Page, firstOf: ReadonlyMap<string, string>): Pro
 }
 
 /** Captures the tree and makes it the session's latest snapshot (the one whose refs actions accept). */
-export async function capture(ctx: OpContext, options: { root?: Locator; depth?: number | undefined }): Promise<Capture> {
+export async function capture(ctx: OperationCall, options: { root?: Locator; depth?: number | undefined }): Promise<Capture> {
   const pageId = ctx.pages.active();
   const entry = ctx.state.entry(pageId);
   const page = entry.page;

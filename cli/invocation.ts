@@ -6,7 +6,7 @@ import { safeLine } from "../shared/safe-text.js";
 import { flagsFrom, type GlobalArgs } from "./global-options.js";
 import { reportError } from "./output.js";
 
-export class CliContext {
+export class CliInvocation {
   exitCode = 0;
   /** A command ran with --no-daemon: the CLI hosted the daemon's code itself (the launcher keeps no code cache of that). */
   inProcess = false;
