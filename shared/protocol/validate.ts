@@ -1,28 +1,44 @@
-// Small validators for values that cross a boundary (RPC params, files on
-// disk). Each returns the typed value or throws INVALID_ARGUMENT naming the path.
+// The one schema kit for values that cross a boundary: RPC params, files on
+// disk, and operation arguments, whose declared kinds (operations/spec.ts) are
+// checked with these same validators. Each returns the typed value or throws
+// INVALID_ARGUMENT naming the path, what was expected and what came.
 import { BwError } from "./errors.js";
 
 export type Validator<T> = (value: unknown, path?: string) => T;
 export type Infer<V> = V extends Validator<infer T> ? T : never;
 
-function bad(path: string, expected: string, value: unknown): never {
-  const shown = value === undefined ? "nothing" : typeof value === "string" ? "a string" : Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
-  throw new BwError("INVALID_ARGUMENT", `${path}: expected ${expected}, got ${shown}`);
+/** What came, in words: its kind, or the value itself where the kind alone would mislead (NaN is a number). */
+function shown(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (value === null) return "null";
+  if (typeof value === "string") return "a string";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return String(value);
+  return `a ${typeof value}`;
 }
 
-export const str = (opts: { max?: number; min?: number; pattern?: RegExp } = {}): Validator<string> => (value, path = "value") => {
+function bad(path: string, expected: string, value: unknown): never {
+  throw new BwError("INVALID_ARGUMENT", `${path}: expected ${expected}, got ${shown(value)}`);
+}
+
+function refuse(path: string, message: string): never {
+  throw new BwError("INVALID_ARGUMENT", `${path}: ${message}`);
+}
+
+export const str = (opts: { max?: number; min?: number; pattern?: RegExp; choices?: readonly string[] } = {}): Validator<string> => (value, path = "value") => {
   if (typeof value !== "string") return bad(path, "a string", value);
-  if (opts.min !== undefined && value.length < opts.min) throw new BwError("INVALID_ARGUMENT", `${path}: must not be empty`);
-  if (opts.max !== undefined && value.length > opts.max) throw new BwError("INVALID_ARGUMENT", `${path}: longer than ${opts.max} characters`);
-  if (opts.pattern && !opts.pattern.test(value)) throw new BwError("INVALID_ARGUMENT", `${path}: malformed`);
+  if (opts.min !== undefined && value.length < opts.min) refuse(path, "must not be empty");
+  if (opts.max !== undefined && value.length > opts.max) refuse(path, `longer than ${opts.max} characters`);
+  if (opts.pattern && !opts.pattern.test(value)) refuse(path, "malformed");
+  if (opts.choices && !opts.choices.includes(value)) refuse(path, `expected one of ${opts.choices.join(", ")}`);
   return value;
 };
 
 export const num = (opts: { min?: number; max?: number; integer?: boolean } = {}): Validator<number> => (value, path = "value") => {
   if (typeof value !== "number" || !Number.isFinite(value)) return bad(path, "a finite number", value);
-  if (opts.integer && !Number.isInteger(value)) return bad(path, "an integer", value);
-  if (opts.min !== undefined && value < opts.min) throw new BwError("INVALID_ARGUMENT", `${path}: must be at least ${opts.min}`);
-  if (opts.max !== undefined && value > opts.max) throw new BwError("INVALID_ARGUMENT", `${path}: must be at most ${opts.max}`);
+  if (opts.integer && !Number.isInteger(value)) return bad(path, "a whole number", value);
+  if (opts.min !== undefined && value < opts.min) refuse(path, `must be at least ${opts.min}`);
+  if (opts.max !== undefined && value > opts.max) refuse(path, `must be at most ${opts.max}`);
   return value;
 };
 
@@ -34,9 +50,10 @@ export const custom = <T>(check: (value: unknown, path: string) => T): Validator
 export const optional = <T>(inner: Validator<T>): Validator<T | undefined> => (value, path) =>
   value === undefined || value === null ? undefined : inner(value, path);
 
-export const arr = <T>(inner: Validator<T>, opts: { max?: number } = {}): Validator<T[]> => (value, path = "value") => {
-  if (!Array.isArray(value)) return bad(path, "an array", value);
-  if (opts.max !== undefined && value.length > opts.max) throw new BwError("INVALID_ARGUMENT", `${path}: more than ${opts.max} items`);
+/** `what`: how the expected array is named ("an array of strings"). */
+export const arr = <T>(inner: Validator<T>, opts: { max?: number; what?: string } = {}): Validator<T[]> => (value, path = "value") => {
+  if (!Array.isArray(value)) return bad(path, opts.what ?? "an array", value);
+  if (opts.max !== undefined && value.length > opts.max) refuse(path, `more than ${opts.max} items`);
   return value.map((item, i) => inner(item, `${path}[${i}]`));
 };
 
@@ -56,7 +73,7 @@ export const obj = <S extends Shape>(shape: S): Validator<ObjectOf<S>> => (value
   if (value === null || typeof value !== "object" || Array.isArray(value)) return bad(path, "an object", value);
   const input = value as Record<string, unknown>;
   for (const key of Object.keys(input)) {
-    if (!Object.hasOwn(shape, key)) throw new BwError("INVALID_ARGUMENT", `${path}: unknown field ${shownKey(key)}`);
+    if (!Object.hasOwn(shape, key)) refuse(path, `unknown field ${shownKey(key)}`);
   }
   const out: Record<string, unknown> = {};
   for (const [key, check] of Object.entries(shape)) {

@@ -117,7 +117,7 @@ describe("the CLI verbs", () => {
 
   it("name what the user typed when the operation's own check refuses: the flag, the word, the verb", () => {
     expect(failure(() => opArgsFromCli(spec("snapshot"), { "max-chars": 5 }, [])).message).toBe("--max-chars: must be at least 200");
-    expect(failure(() => opArgsFromCli(spec("snapshot"), { "max-chars": NaN }, [])).message).toBe("--max-chars: expected a finite number");
+    expect(failure(() => opArgsFromCli(spec("snapshot"), { "max-chars": NaN }, [])).message).toBe("--max-chars: expected a finite number, got NaN");
     expect(failure(() => opArgsFromCli(spec("screenshot"), { "full-page": true }, ["e2"])).message).toBe("screenshot: give one of TARGET, --full-page, not TARGET and --full-page");
     expect(failure(() => opArgsFromCli(spec("navigate"), {}, [])).message).toMatch(/^URL: navigate needs url/);
     expect(failure(() => opArgsFromCli(spec("click"), { button: "top" }, ["e1"])).message).toBe("--button: expected one of left, right, middle");

@@ -4,6 +4,7 @@
 // derived. The TypeScript type of an operation's arguments is inferred from
 // the same declaration, so there is no second list to keep in step.
 import { BwError } from "../errors.js";
+import { arr, bool, num, str, type Validator } from "../validate.js";
 import { checkTarget, type Target } from "./targets.js";
 
 export interface FormField {
@@ -79,19 +80,18 @@ function bad(path: string, message: string): never {
   throw new BwError("INVALID_ARGUMENT", `${path}: ${message}`);
 }
 
-function checkString(value: unknown, path: string, type: Extract<ArgKind, { kind: "string" }>): string {
-  if (typeof value !== "string") bad(path, "expected a string");
-  if (value.length > (type.max ?? MAX_STRING_ARG)) bad(path, `longer than ${type.max ?? MAX_STRING_ARG} characters`);
-  if (type.choices && !type.choices.includes(value)) bad(path, `expected one of ${type.choices.join(", ")}`);
-  return value;
-}
-
-function checkNumber(value: unknown, path: string, type: Extract<ArgKind, { kind: "number" }>): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) bad(path, "expected a finite number");
-  if (type.integer && !Number.isInteger(value)) bad(path, "expected a whole number");
-  if (type.min !== undefined && value < type.min) bad(path, `must be at least ${type.min}`);
-  if (type.max !== undefined && value > type.max) bad(path, `must be at most ${type.max}`);
-  return value;
+/** An argument's declared kind as a validator of the one kit (../validate.ts), for the kinds it has words for. */
+function validatorOf(type: Extract<ArgKind, { kind: "string" | "number" | "boolean" | "strings" }>): Validator<unknown> {
+  switch (type.kind) {
+    case "string":
+      return str({ max: type.max ?? MAX_STRING_ARG, ...(type.choices ? { choices: type.choices } : {}) });
+    case "number":
+      return num(type);
+    case "boolean":
+      return bool();
+    case "strings":
+      return arr(str({ max: type.itemMax ?? MAX_STRING_ARG }), { max: type.max ?? MAX_LIST, what: "an array of strings" });
+  }
 }
 
 function checkFields(value: unknown, path: string): FormField[] {
@@ -104,7 +104,7 @@ function checkFields(value: unknown, path: string): FormField[] {
     const f = field as Record<string, unknown>;
     for (const key of Object.keys(f)) if (key !== "target" && key !== "value") bad(at, `unknown field '${key.slice(0, 40)}'`);
     const v = f.value;
-    if (typeof v !== "boolean") checkString(v, `${at}.value`, { kind: "string" });
+    if (typeof v !== "boolean") str({ max: MAX_STRING_ARG })(v, `${at}.value`);
     return { target: checkTarget(f.target, `${at}.target`), value: v as string | boolean };
   });
 }
@@ -112,16 +112,10 @@ function checkFields(value: unknown, path: string): FormField[] {
 export function checkArg(value: unknown, path: string, type: ArgKind): unknown {
   switch (type.kind) {
     case "string":
-      return checkString(value, path, type);
     case "number":
-      return checkNumber(value, path, type);
     case "boolean":
-      return typeof value === "boolean" ? value : bad(path, "expected a boolean");
-    case "strings": {
-      if (!Array.isArray(value)) bad(path, "expected an array of strings");
-      if (value.length > (type.max ?? MAX_LIST)) bad(path, `more than ${type.max ?? MAX_LIST} items`);
-      return value.map((item: unknown, i) => checkString(item, `${path}[${i}]`, { kind: "string", max: type.itemMax ?? MAX_STRING_ARG }));
-    }
+    case "strings":
+      return validatorOf(type)(value, path);
     case "target":
       return checkTarget(value, path);
     case "fields":
