@@ -4,13 +4,11 @@
 import type { Stats } from "node:fs";
 import path from "node:path";
 import { boolWord } from "../shared/bool-words.js";
-import { codeCacheFileName } from "../shared/code-cache-file.js";
-
-export { codeCacheFlags, MAX_CODE_CACHE_BYTES, readCodeCache } from "../shared/code-cache-file.js";
+import { codeCacheFileName, wrapCommonJs } from "../shared/code-cache-file.js";
 
 /** The bundle as the launcher compiles it: a CommonJS module's function, with the launcher's import() beside require. */
 export function wrapBundle(source: string): string {
-  return `(function (exports, require, module, __filename, __dirname, __bwImport) {${source}\n})`;
+  return wrapCommonJs(source, ["__bwImport"]);
 }
 
 /** `BETTERWRIGHT_NO_CODE_CACHE` says yes (1, true, yes, on): compile the CLI afresh. Anything else keeps the cache. */

@@ -10,7 +10,8 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
-import { codeCacheDir, codeCacheFlags, codeCacheName, codeCacheOff, readCodeCache, wrapBundle } from "./launcher-cache.js";
+import { codeCacheFlags, readCodeCache } from "../shared/code-cache-file.js";
+import { codeCacheDir, codeCacheName, codeCacheOff, wrapBundle } from "./launcher-cache.js";
 
 interface CliBundle {
   start(argv: string[]): Promise<{ warm: boolean }>;

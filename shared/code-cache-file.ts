@@ -49,3 +49,8 @@ export function readCodeCache(file: string, uid: number): Buffer | undefined {
     closeSync(fd);
   }
 }
+
+/** The CommonJS wrapper Node puts around a module's text, with `extra` parameters after Node's own (the launcher's import()). */
+export function wrapCommonJs(source: string, extra: readonly string[] = []): string {
+  return `(function (${["exports", "require", "module", "__filename", "__dirname", ...extra].join(", ")}) {${source}\n})`;
+}

@@ -8,7 +8,7 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { createRequire, Module } from "node:module";
 import path from "node:path";
 import vm from "node:vm";
-import { codeCacheFileName, codeCacheFlags, readCodeCache } from "../../shared/code-cache-file.js";
+import { codeCacheFileName, codeCacheFlags, readCodeCache, wrapCommonJs } from "../../shared/code-cache-file.js";
 import { saveCodeCacheFile } from "../../shared/code-cache-save.js";
 
 /** coreBundle requires utilsBundle as it runs: utilsBundle goes into require's cache first. */
@@ -30,11 +30,6 @@ interface Compiled {
 export function playwrightCodeCacheDir(env: NodeJS.ProcessEnv, nodeCachesItself = "enableCompileCache" in Module): string | undefined {
   if (nodeCachesItself) return undefined;
   return env.NODE_COMPILE_CACHE || undefined;
-}
-
-/** The CommonJS wrapper Node puts around a module's text. */
-export function wrapCommonJs(source: string): string {
-  return `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
 }
 
 export class PlaywrightCodeCache {

@@ -9,7 +9,8 @@ import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, r
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeCacheDir, codeCacheFlags, codeCacheName, wrapBundle } from "../../cli/launcher-cache.js";
+import { codeCacheDir, codeCacheName, wrapBundle } from "../../cli/launcher-cache.js";
+import { codeCacheFlags } from "../../shared/code-cache-file.js";
 import { CLI, cleanEnv, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 
 const BUNDLE = path.join(path.dirname(CLI), "cli.cjs");

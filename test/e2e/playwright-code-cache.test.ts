@@ -10,7 +10,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, readdirSync, readFileSync,
 import { createRequire, Module } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wrapCommonJs } from "../../daemon/browser-worker/playwright-code-cache.js";
+import { wrapCommonJs } from "../../shared/code-cache-file.js";
 import { WORKER_NODE_FLAGS } from "../../daemon/supervisor/spawn.js";
 import { cleanEnv, destroyHome, runCli, tempHome } from "../helpers/cli.js";
 

@@ -5,7 +5,8 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import envPaths from "env-paths";
 import { afterEach, describe, expect, it } from "vitest";
-import { codeCacheDir, codeCacheFlags, codeCacheName, codeCacheOff, readCodeCache } from "../../cli/launcher-cache.js";
+import { codeCacheDir, codeCacheName, codeCacheOff } from "../../cli/launcher-cache.js";
+import { codeCacheFlags, readCodeCache } from "../../shared/code-cache-file.js";
 
 const bundle = { size: 364_000, mtimeMs: 1_796_157_232_535.25, ino: 5_373_969 };
 const uid = process.getuid!();
