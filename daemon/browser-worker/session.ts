@@ -59,7 +59,8 @@ export interface WorkerSessionOptions {
   now: () => number;
   /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md); undefined when off. */
   isolated: IsolatedEvaluator | undefined;
-  realmThreads?: RealmThreads;
+  /** The worker's realm threads: a spare for the next realm, and starts taken one per turn. */
+  realmThreads: RealmThreads;
 }
 
 export class WorkerSession {

@@ -51,16 +51,15 @@ export class SessionRealm {
     private readonly options: SessionRealmOptions,
     private readonly host: SessionRealmHost,
     /** The worker's realm threads: its spare, taken by a new realm and started again as one retires; the turns of other starts. */
-    private readonly threads?: RealmThreads,
+    private readonly threads: RealmThreads,
   ) {}
 
   /** The realm, started anew when there is none (its thread starts while the session's page is made). */
   live(): Realm {
     clearTimeout(this.retireTimer);
     if (this.realm?.alive) return this.realm;
-    const threads = this.threads;
-    const spare = threads?.take();
-    const realm: Realm = new Realm({ ...this.options, heapMb: REALM_HEAP_MB, ...(spare ? { spare } : threads ? { startInTurn: (start: () => void) => threads.startInTurn(start) } : {}) }, {
+    const spare = this.threads.take();
+    const realm: Realm = new Realm({ ...this.options, heapMb: REALM_HEAP_MB, ...(spare ? { spare } : { startInTurn: (start: () => void) => this.threads.startInTurn(start) }) }, {
       ...this.host,
       // The realm answers `page` from the active page it was told: tell it before the reply of a call that moved it.
       async: (m) => this.host.async(m).finally(() => this.pushActive()),
@@ -136,7 +135,7 @@ export class SessionRealm {
         realm.close();
         this.realm = undefined;
         this.carried = exported.state;
-        this.threads?.prepare();
+        this.threads.prepare();
       });
     }, REALM_IDLE_MS);
     this.retireTimer.unref();
