@@ -42,6 +42,18 @@ describe("lone-call snippets against real Chromium", () => {
       'page.locator("#t").getAttribute()',
       'page.click("#missing", {"timeout": 50})',
       'page.waitForTimeout(1)',
+      "page.evaluate(() => document.title)",
+      "page.evaluate((n) => n + 1, 41)",
+      'page.evaluate(([a, b]) => ({ a, b, none: undefined, nan: NaN, list: [1, undefined] }), ["x", {"y": null}])',
+      'page.evaluate(() => { let d = "end"; for (let i = 0; i < 25; i++) d = { d }; return d })',
+      "page.evaluate(() => Array.from({ length: 10003 }, (_, i) => i))",
+      "page.evaluate(() => new Date(0))",
+      'page.evaluate(() => { throw new Error("boom") })',
+      "page.evaluate(async () => { await new Promise((r) => setTimeout(r, 10)); return 5 })",
+      "page.evaluate(() => nosuch.value)",
+      'page.locator("#t").evaluate((e) => e.textContent)',
+      'page.locator("p, input").evaluateAll((els) => els.map((e) => e.id))',
+      'page.evaluate(() => { document.title = "set by evaluate"; return 1 })',
     ];
     for (const call of calls) {
       const lone = await exec(`return ${call}`);
@@ -82,6 +94,7 @@ describe("lone-call snippets against real Chromium", () => {
       };
       const before = await settled();
       for (let i = 0; i < 3; i++) expect((await run("counted", "page.title()")).result).toBe("");
+      expect((await run("counted", "return page.evaluate(() => document.title + 1)")).result).toBe("1");
       expect(await settled()).toBe(before);
       expect((await run("counted", "const t = await page.title(); return t")).result).toBe("");
       expect(await settled()).toBe(before + 1);

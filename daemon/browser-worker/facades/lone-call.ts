@@ -4,11 +4,15 @@
 // the facade spec, and its result is the call's. Such a snippet runs on the
 // worker's main thread as the very call its realm would have made (same
 // message, checks, budget and outcome), without the four thread crossings a
-// realm costs. Anything else, down to a comment or a single-quoted string,
-// is not recognised here and runs in the session's realm as before.
+// realm costs. So does `return page.evaluate(() => document.title)`: its
+// arrow function is text for the page, read as the realm's toString() would
+// give it (arrow-source.ts), and is never run in the worker. Anything else,
+// down to a comment or a single-quoted string, is not recognised here and
+// runs in the session's realm as before.
 import type { RunOutcome } from "../run.js";
 import { toErrorReply, valueJson } from "../realm/context.js";
 import type { HostRequest } from "../realm/realm-messages.js";
+import { arrowSourceAt } from "./arrow-source.js";
 import { FACADE_SPEC } from "./facade-spec.js";
 
 export interface LoneCall {
@@ -31,8 +35,13 @@ const PRIMITIVE_RESULTS = new Set([
   "isHidden", "isChecked", "isEnabled", "isDisabled", "isEditable", "count", "waitFor", "waitForLoadState", "waitForTimeout",
   "scrollIntoViewIfNeeded", "dispatchEvent", "ariaSnapshot",
 ]);
-const PAGE_METHODS = new Set<string>(FACADE_SPEC.page.async.filter((m) => PRIMITIVE_RESULTS.has(m)));
-const LOCATOR_METHODS = new Set<string>(FACADE_SPEC.locator.async.filter((m) => PRIMITIVE_RESULTS.has(m)));
+/**
+ * Methods whose first argument is a page function, taken as an arrow function's text; their results are any JSON,
+ * handed back bounded as a realm bounds what a snippet returns (`realmBounded`).
+ */
+const PAGE_FUNCTION_METHODS = new Set(["evaluate", "evaluateAll"]);
+const PAGE_METHODS = new Set<string>(FACADE_SPEC.page.async.filter((m) => PRIMITIVE_RESULTS.has(m) || PAGE_FUNCTION_METHODS.has(m)));
+const LOCATOR_METHODS = new Set<string>(FACADE_SPEC.locator.async.filter((m) => PRIMITIVE_RESULTS.has(m) || PAGE_FUNCTION_METHODS.has(m)));
 const ROOTS = new Set<string>(FACADE_SPEC.page.roots.filter((m) => m !== "frameLocator"));
 const BUILDERS = new Set<string>(FACADE_SPEC.locator.builders);
 
@@ -67,6 +76,16 @@ function argsAt(code: string, at: number): { args: unknown[]; end: number } | un
   return Array.isArray(args) ? { args, end: i + 1 } : undefined;
 }
 
+/** From just after `(` of a page-function method: the arrow function as the realm sends it, then JSON arguments. */
+function pageFunctionArgsAt(code: string, at: number): { args: unknown[]; end: number } | undefined {
+  const fn = arrowSourceAt(code, at);
+  if (!fn) return undefined;
+  const first = { __bwFn: fn.source };
+  if (code[fn.end] === ")") return { args: [first], end: fn.end + 1 };
+  const rest = argsAt(code, fn.end + 1);
+  return rest && rest.args.length > 0 ? { args: [first, ...rest.args], end: rest.end } : undefined;
+}
+
 /** The call `code` consists of, or undefined when it is anything more (or less) than one. */
 export function loneCall(code: string): LoneCall | undefined {
   if (code.length > MAX_CHARS) return undefined;
@@ -84,7 +103,7 @@ export function loneCall(code: string): LoneCall | undefined {
   while (i < end && code[i] === ".") {
     const m = match(IDENT, code, i + 1);
     if (m === undefined || code[i + 1 + m.length] !== "(") return undefined;
-    const parsed = argsAt(code, i + 2 + m.length);
+    const parsed = (PAGE_FUNCTION_METHODS.has(m) ? pageFunctionArgsAt : argsAt)(code, i + 2 + m.length);
     if (!parsed) return undefined;
     calls.push({ m, a: parsed.args });
     i = parsed.end;
@@ -109,7 +128,23 @@ export function loneCallMessage(call: LoneCall, pageId: string, token: string): 
 
 /** What the snippet would have returned: the value as it crosses into a realm (daemon/browser-worker/realm/context.ts). */
 export function loneCallResult(value: unknown): unknown {
-  return JSON.parse(valueJson(value)) as unknown;
+  return realmBounded(JSON.parse(valueJson(value)) as unknown, 0);
+}
+
+/** The realm's bounds on a returned value (in-context/context-values.ts `safeAt`), as they apply to JSON data. */
+const MAX_DEPTH = 20;
+const MAX_ITEMS = 10000;
+
+function realmBounded(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (depth > MAX_DEPTH) return "[MaxDepth]";
+  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => realmBounded(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).slice(0, MAX_ITEMS)) {
+    // A "__proto__" key from JSON is data, never a prototype.
+    Object.defineProperty(out, key, { value: realmBounded((value as Record<string, unknown>)[key], depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /**
