@@ -7,6 +7,7 @@ import { closingError, type CloseReason } from "../../shared/protocol/close-reas
 import { BwError } from "../../shared/protocol/errors.js";
 import type { PageInfo } from "../../shared/protocol/envelope.js";
 import { fromShallowStack } from "./playwright.js";
+import { ShownTitles } from "./shown-titles.js";
 
 export const MAX_PAGES_PER_SESSION = 20;
 const TITLE_WAIT_MS = 500;
@@ -21,6 +22,7 @@ export class PageRegistry {
   private closedBy: CloseReason | undefined;
   private readonly frameIds = new WeakMap<Frame, string>();
   private readonly frames = new Map<string, { pageId: string; frame: Frame }>();
+  private readonly shownTitles = new ShownTitles();
 
   constructor(
     private readonly session: string,
@@ -165,7 +167,8 @@ export class PageRegistry {
     const bound = new Promise<string>((r) => { timer = setTimeout(() => r(""), TITLE_WAIT_MS).unref(); });
     await Promise.all(unread.map(async (info) => {
       const page = this.pages.get(info.pageId);
-      info.title = page ? await Promise.race([reading(info.pageId, () => fromShallowStack(() => page.title())).catch(() => ""), bound]) : "";
+      const read = () => this.shownTitles.title(page!, () => fromShallowStack(() => page!.title()));
+      info.title = page ? await Promise.race([reading(info.pageId, read).catch(() => ""), bound]) : "";
     }));
     clearTimeout(timer);
     return infos;
