@@ -30,6 +30,7 @@ import { IsolatedEvaluator } from "./stealth/isolated-eval.js";
 import { chromiumMajor, stealthArgs } from "./stealth/stealth-launch.js";
 import type { SessionRun } from "./ops/op-context.js";
 import type { RemotePool } from "./remote/remote-pool.js";
+import { ShownTitles } from "./shown-titles.js";
 
 /** How long a new page may go without an owner before it is taken for an orphan (see watchOwner). */
 export const ORPHAN_GRACE_MS = 2_000;
@@ -64,6 +65,7 @@ export class BrowserHost {
   private opening = 0;
   /** Every session's page calls take their turn here, within the caps the daemon set. */
   private readonly lanes: Lanes;
+  private readonly shownTitles = new ShownTitles();
   /** The sessions' realm threads: one spare started ahead of need, the others started one per turn. */
   private readonly realmThreads = realmThreads(REALM_HEAP_MB);
   /** Stealth mode: every session's evaluations in an isolated world. */
@@ -259,6 +261,7 @@ export class BrowserHost {
         fileArgs: (target, method, args) => artifacts.checkFileArgs(name, target, method, args),
         downloadHistory: () => artifacts.downloadHistory(name),
         lanes: this.lanes,
+        shownTitles: this.shownTitles,
         now: Date.now,
         isolated: this.isolatedEval,
         realmThreads: this.realmThreads,

@@ -7,7 +7,7 @@ import { closingError, type CloseReason } from "../../shared/protocol/close-reas
 import { BwError } from "../../shared/protocol/errors.js";
 import type { PageInfo } from "../../shared/protocol/envelope.js";
 import { fromShallowStack } from "./playwright.js";
-import { ShownTitles } from "./shown-titles.js";
+import type { ShownTitles } from "./shown-titles.js";
 
 export const MAX_PAGES_PER_SESSION = 20;
 const TITLE_WAIT_MS = 500;
@@ -22,7 +22,6 @@ export class PageRegistry {
   private closedBy: CloseReason | undefined;
   private readonly frameIds = new WeakMap<Frame, string>();
   private readonly frames = new Map<string, { pageId: string; frame: Frame }>();
-  private readonly shownTitles = new ShownTitles();
 
   constructor(
     private readonly session: string,
@@ -30,7 +29,9 @@ export class PageRegistry {
     /** Wires a new page's events (console, dialogs…) to the session. */
     private readonly onNewPage: (pageId: string, page: Page) => void,
     /** A popup past the page bound was closed; the message says why. */
-    private readonly onPopupRefused: (message: string) => void = () => {},
+    private readonly onPopupRefused: (message: string) => void,
+    /** The worker's witness of pages' titles (shown-titles.ts), asked before a title is read for an envelope. */
+    private readonly shownTitles: ShownTitles,
   ) {}
 
   get size(): number {

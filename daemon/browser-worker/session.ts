@@ -30,6 +30,7 @@ import { SessionPageState } from "./ops/page-state.js";
 import { snippetSnapshot } from "./ops/snippet-snapshot.js";
 import { BrowserLosses } from "./browser-losses.js";
 import { RunAftermath } from "./run-aftermath.js";
+import type { ShownTitles } from "./shown-titles.js";
 import { loneCall, runLoneCall, type LoneCall } from "./facades/lone-call.js";
 import { budgetRanOut, describeCall, reportMarginMs } from "./run-waits.js";
 import type { Lanes } from "./lanes.js";
@@ -56,6 +57,8 @@ export interface WorkerSessionOptions {
   downloadHistory: () => DownloadOutcome[];
   /** The worker's lanes, shared by every session: this one's calls take their turn there. */
   lanes: Lanes;
+  /** The worker's witness of pages' titles, shared so that envelopes built together ask the browser once. */
+  shownTitles: ShownTitles;
   now: () => number;
   /** Stealth mode: the snippet's evaluations in an isolated world (docs/stealth.md); undefined when off. */
   isolated: IsolatedEvaluator | undefined;
@@ -95,7 +98,7 @@ export class WorkerSession {
     this.pages = new PageRegistry(name, newPage, (id, page) => this.onNewPage(id, page), (message) => {
       // Told in the envelope of the run in flight; between runs nobody asked for the popup.
       if (this.run && !this.run.over) this.run.warnings.push({ code: "LIMIT_EXCEEDED", message });
-    });
+    }, options.shownTitles);
     this.dispatch = new FacadeDispatch(this.pages, options.fileArgs, isolated);
     this.events = new EventBridge((token, event) => this.realm.emit(token, event), undefined, (pageId, dialog) => this.pageState.claimDialog(pageId, dialog));
     this.realm = new SessionRealm({ session: name, scope: scopeNames([...this.scopeFunctions.values()]), consoleCap: MAX_CONSOLE_ENTRIES, limits: lanes.limits }, {

@@ -1,8 +1,8 @@
 // The envelope's title of a page without running script in it, when the
 // title cannot have changed. Reading `document.title` costs a round trip into
 // the page's renderer after every run that may have changed it; the browser
-// process keeps a copy of its own (the tab's title), which
-// `Target.getTargetInfo` answers from without reaching the renderer.
+// process keeps a copy of its own (the tab's title), which the Target domain
+// answers from without reaching the renderer.
 //
 // That copy stands in for a read only when it says exactly what the last read
 // said, for the same address, and what it said could not be the address: for
@@ -12,14 +12,30 @@
 // shown-titles e2e test holds it to that over a hundred runs), so a run that
 // changed the title leaves a copy that no longer matches.
 //
-// The CDP session is the worker's own, one per page, and never reaches a
-// snippet; where the browser refuses one, pages are read as before.
-import type { CDPSession, Page } from "playwright-core";
+// One witness serves the whole worker: the copies asked for in the same turn
+// of the event loop (envelopes of many sessions built together) are fetched
+// with one `Target.getTargets` on a browser session, and a lone one with
+// `Target.getTargetInfo` on the page's own session. Both sessions are the
+// worker's own and never reach a snippet; where the browser refuses one,
+// pages are read as before.
 import { domainToUnicode } from "node:url";
+import type { Browser, CDPSession, Page } from "playwright-core";
 
-interface Read {
+interface Copy {
   title: string;
   url: string;
+}
+
+/** A page's own CDP session and its target id, made once. */
+interface PageLink {
+  session: CDPSession;
+  targetId: string;
+}
+
+interface Waiter {
+  page: Page;
+  link: PageLink;
+  resolve: (copy: Copy | undefined) => void;
 }
 
 /** Whether a browser's formatted address of `url` could read as `title` (then the copy proves nothing). */
@@ -35,37 +51,93 @@ export function mayBeAddress(title: string, url: string): boolean {
 }
 
 export class ShownTitles {
-  private readonly sessions = new WeakMap<Page, Promise<CDPSession | undefined>>();
-  private readonly reads = new WeakMap<Page, Read>();
+  private readonly links = new WeakMap<Page, Promise<PageLink | undefined>>();
+  private readonly browserSessions = new WeakMap<Browser, Promise<CDPSession | undefined>>();
+  private readonly reads = new WeakMap<Page, Copy>();
+  private waiting: Waiter[] = [];
 
   /** `page`'s title: the last read of it while the browser's copy still says the same, else `read()` now. */
   async title(page: Page, read: () => Promise<string>): Promise<string> {
-    const shown = await this.shown(page);
+    const copy = await this.copy(page);
     const last = this.reads.get(page);
-    if (shown && last && shown.title === last.title && shown.url === last.url) return last.title;
+    if (copy && last && copy.title === last.title && copy.url === last.url) return last.title;
     this.reads.delete(page);
     const title = await read();
     // Kept only when the copy, taken before the read began, already said the same.
-    if (shown && title === shown.title && !mayBeAddress(title, shown.url)) this.reads.set(page, { title, url: shown.url });
+    if (copy && title === copy.title && !mayBeAddress(title, copy.url)) this.reads.set(page, { title, url: copy.url });
     return title;
   }
 
-  /** The browser's copy of `page`'s title and its address; undefined when it cannot be had. */
-  private async shown(page: Page): Promise<Read | undefined> {
-    let session = this.sessions.get(page);
+  /** The browser's copy of `page`'s title and its address, asked with the others of this turn; undefined when it cannot be had. */
+  private async copy(page: Page): Promise<Copy | undefined> {
+    const link = await this.link(page);
+    if (!link) return undefined;
+    return new Promise((resolve) => {
+      if (this.waiting.push({ page, link, resolve }) === 1) setImmediate(() => void this.ask());
+    });
+  }
+
+  private async ask(): Promise<void> {
+    const batch = this.waiting;
+    this.waiting = [];
+    if (batch.length === 1) {
+      const [one] = batch as [Waiter];
+      one.resolve(await this.targetInfo(one));
+      return;
+    }
+    const byBrowser = new Map<Browser | null, Waiter[]>();
+    for (const w of batch) {
+      const browser = w.page.context().browser();
+      byBrowser.set(browser, [...(byBrowser.get(browser) ?? []), w]);
+    }
+    await Promise.all([...byBrowser].map(async ([browser, waiters]) => {
+      const targets = browser ? await this.targets(browser) : undefined;
+      await Promise.all(waiters.map(async (w) => {
+        const info = targets?.get(w.link.targetId);
+        w.resolve(info ?? (await this.targetInfo(w)));
+      }));
+    }));
+  }
+
+  /** Every page target's copy in `browser`, by target id; undefined when the browser refuses. */
+  private async targets(browser: Browser): Promise<Map<string, Copy> | undefined> {
+    let session = this.browserSessions.get(browser);
     if (!session) {
-      session = page.context().newCDPSession(page).catch(() => undefined);
-      this.sessions.set(page, session);
+      session = browser.newBrowserCDPSession().catch(() => undefined);
+      this.browserSessions.set(browser, session);
     }
     const s = await session;
     if (!s) return undefined;
     try {
-      const { targetInfo } = await s.send("Target.getTargetInfo");
+      const { targetInfos } = await s.send("Target.getTargets");
+      return new Map(targetInfos.map((t) => [t.targetId, { title: t.title, url: t.url }]));
+    } catch {
+      this.browserSessions.delete(browser);
+      return undefined;
+    }
+  }
+
+  private async targetInfo(w: Waiter): Promise<Copy | undefined> {
+    try {
+      const { targetInfo } = await w.link.session.send("Target.getTargetInfo");
       return { title: targetInfo.title, url: targetInfo.url };
     } catch {
       // The page is closing, or its session went: read as before, with a new session next time.
-      this.sessions.delete(page);
+      this.links.delete(w.page);
       return undefined;
     }
+  }
+
+  private link(page: Page): Promise<PageLink | undefined> {
+    let link = this.links.get(page);
+    if (!link) {
+      link = (async () => {
+        const session = await page.context().newCDPSession(page);
+        const { targetInfo } = await session.send("Target.getTargetInfo");
+        return { session, targetId: targetInfo.targetId };
+      })().catch(() => undefined);
+      this.links.set(page, link);
+    }
+    return link;
   }
 }

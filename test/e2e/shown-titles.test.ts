@@ -51,6 +51,20 @@ describe("envelope titles from the browser's copy", () => {
     expect((await run('return page.evaluate(() => { document.title = "  spaced    out  " })')).title).toBe((await run("return (page.title())")).result);
   });
 
+  it("gives each of many sessions its own title when their envelopes are built together", async () => {
+    const sessions = Array.from({ length: 12 }, (_, k) => `together-${k}`);
+    const titled = JSON.stringify(`${server.url}/titled`);
+    await Promise.all(sessions.map((s) => run(`await page.goto(${titled}); return 1`, s)));
+    for (let round = 0; round < 8; round++) {
+      const seen = await Promise.all(sessions.map(async (s, k) => {
+        // Every other session leaves its title as the round before set it.
+        const code = (round + k) % 2 ? "return page.evaluate(() => 1)" : `return page.evaluate((t) => { document.title = t; return 1 }, ${JSON.stringify(`${s} ${round}`)})`;
+        return (await run(code, s)).title;
+      }));
+      expect(seen).toEqual(sessions.map((s, k) => ((round + k) % 2 ? (round === 0 ? "Front" : `${s} ${round - 1}`) : `${s} ${round}`)));
+    }
+  });
+
   it("never takes an untitled page's copy, its address, for its title, nor a title that reads as the address", async () => {
     expect((await run(`await page.goto(${JSON.stringify(`${server.url}/plain`)}); return 1`, "plain")).title).toBe("");
     expect((await run("return page.evaluate(() => 1)", "plain")).title).toBe("");
