@@ -72,6 +72,8 @@ export class WorkerSession {
   private readonly events: EventBridge;
   private readonly titles: TitleReuse;
   private run: Run | undefined;
+  /** The run in flight when it is one the realm runs: only such a run keeps the realm from retiring, or restarts its idle time. */
+  private realmRun: Run | undefined;
   private readonly aftermath = new RunAftermath();
   private readonly realm: SessionRealm;
   /** Why the session was closed, once it was: what every run the close ends fails with. */
@@ -149,7 +151,8 @@ export class WorkerSession {
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     // A snippet that is one page call runs as that call, with no realm; for any other a new realm's thread starts here, while the session's first page is made.
     const lone = request.kind === "snippet" ? loneCall(request.code) : undefined;
-    if (request.kind === "snippet" && lone === undefined) this.realm.live();
+    const usesRealm = request.kind === "snippet" && lone === undefined;
+    if (usesRealm) this.realm.live();
     const reset = this.realm.takeStateReset();
     if (reset) warnings.push(reset);
     try {
@@ -167,6 +170,7 @@ export class WorkerSession {
     const run: Run = { token: randomUUID(), runId, deadline, waitUntil: deadline - reportMarginMs(budgetMs), over: false, console: consoleEntries, artifacts, warnings, inflight: new Map(), done: resolveDone, stop: resolveStop, blocked, limits };
     if (this.closed) return finish({ ok: false, error: this.closingError().toJSON() });
     this.run = run;
+    if (usesRealm) this.realmRun = run;
     this.events.startRun(run.token);
     this.aftermath.set(done);
     if (lone) this.startLoneCall(run, lone);
@@ -180,7 +184,8 @@ export class WorkerSession {
     const waiting = [...run.inflight.values()];
     // A run that reported done has ended in its realm already; any other is ended there now.
     const ended = this.endRun(run, outcome !== "timeout" && outcome !== "cancelled");
-    void ended.then(() => this.realm.retireWhenIdle(() => !this.run && !this.closed));
+    // One-call snippets and operations leave the realm alone: its idle time runs on through them.
+    if (usesRealm) void ended.then(() => this.realm.retireWhenIdle(() => this.realmRun === undefined && !this.closed));
     if (outcome === "timeout" || outcome === "cancelled") {
       // The next run waits for the realm to confirm (or be replaced) and for the browser calls this one started.
       const calls = Promise.allSettled([...run.inflight.keys()]).then(() => undefined);
@@ -214,6 +219,7 @@ export class WorkerSession {
   /** The run is over here at once; resolves when its realm confirmed, or was replaced for holding on. */
   private endRun(run: Run, endedInRealm = false): Promise<boolean> {
     run.over = true;
+    if (this.realmRun === run) this.realmRun = undefined;
     if (this.run === run) {
       this.run = undefined;
       this.events.endRun();

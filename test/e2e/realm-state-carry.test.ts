@@ -104,4 +104,30 @@ describe("state through a retired realm", () => {
     const back = await Promise.all(Array.from({ length: sessions }, (_, i) => exec(`idle-${i}`, "return [Object.keys(state), state.mine.i, [...state.mine.tags]]")));
     back.forEach((r, i) => expect(r).toMatchObject({ ok: true, result: [["mine"], i, [`s${i}`]], warnings: [] }));
   }, 90_000);
+
+  it("a session kept busy with one-call snippets gives its realm thread back all the same", async () => {
+    const sessions = 4;
+    // A new daemon and worker, so that no realm of the tests above retires meanwhile.
+    expect((await runCli(["close", "--all"], { home })).code).toBe(0);
+    expect(await exec("first", "return page.title()")).toMatchObject({ ok: true });
+    const [worker] = workersOf(daemonPids(home)[0]!);
+    const threads = () => readdirSync(`/proc/${worker}/task`).length;
+    const base = threads();
+    const ran = await Promise.all(Array.from({ length: sessions }, (_, i) => exec(`busy-${i}`, `state.mine = ${i}; return 1`)));
+    ran.forEach((r) => expect(r).toMatchObject({ ok: true }));
+    expect(threads()).toBeGreaterThanOrEqual(base + sessions - 1);
+    // One-call snippets (a title, an evaluate) run on the worker's main thread: the realms sit idle through them.
+    let busy = true;
+    const calls = Promise.all(Array.from({ length: sessions }, async (_, i) => {
+      for (let n = 0; busy; n++) expect(await exec(`busy-${i}`, n % 2 ? "return page.title()" : "return page.evaluate(() => 1)")).toMatchObject({ ok: true });
+    }));
+    try {
+      await until(() => threads() <= base + 1, 30_000);
+    } finally {
+      busy = false;
+      await calls;
+    }
+    const back = await Promise.all(Array.from({ length: sessions }, (_, i) => exec(`busy-${i}`, "return state.mine")));
+    back.forEach((r, i) => expect(r).toMatchObject({ ok: true, result: i, warnings: [] }));
+  }, 90_000);
 });
