@@ -6,11 +6,14 @@ import type { Frame, Page } from "playwright-core";
 import { closingError, type CloseReason } from "../../shared/protocol/close-reason.js";
 import { BwError } from "../../shared/protocol/errors.js";
 import type { PageInfo } from "../../shared/protocol/envelope.js";
+import { clipAtWord } from "./ops/clip-text.js";
 import { fromShallowStack } from "./playwright.js";
 import type { ShownTitles } from "./shown-titles.js";
 
 export const MAX_PAGES_PER_SESSION = 20;
 const TITLE_WAIT_MS = 500;
+/** A page's address in an envelope: a page can make its own megabytes long (`history.pushState`), which no envelope carries. */
+export const MAX_INFO_URL_CHARS = 64 * 1024;
 const LIMIT_MESSAGE = `a session holds at most ${MAX_PAGES_PER_SESSION} pages; close one with closePage()`;
 
 export class PageRegistry {
@@ -145,7 +148,7 @@ export class PageRegistry {
 
   infos(): PageInfo[] {
     const infos: PageInfo[] = [];
-    for (const [pageId, page] of this.pages) infos.push({ pageId, url: page.url(), title: "", active: pageId === this.activeId });
+    for (const [pageId, page] of this.pages) infos.push({ pageId, url: clipAtWord(page.url(), MAX_INFO_URL_CHARS, "url"), title: "", active: pageId === this.activeId });
     return infos;
   }
 

@@ -15,9 +15,14 @@
 // One witness serves the whole worker: the copies asked for in the same turn
 // of the event loop (envelopes of many sessions built together) are fetched
 // with one `Target.getTargets` on a browser session, and a lone one with
-// `Target.getTargetInfo` on the page's own session. Both sessions are the
-// worker's own and never reach a snippet; where the browser refuses one,
-// pages are read as before.
+// `Target.getTargetInfo` on the page's own session. `Target.getTargets`
+// answers with every page of the browser, addresses included, and a page
+// can make its address megabytes long (`history.pushState`): so one page's
+// long address never rides on other sessions' envelopes, the batch is asked
+// only while the browser's pages' addresses are short together, and a page
+// whose own address is long is simply read. Both sessions are the worker's
+// own and never reach a snippet; where the browser refuses one, pages are
+// read as before.
 import { domainToUnicode } from "node:url";
 import type { Browser, CDPSession, Page } from "playwright-core";
 
@@ -50,6 +55,18 @@ export function mayBeAddress(title: string, url: string): boolean {
   }
 }
 
+/** A page whose address is longer is read, not witnessed: its copy would cost more to fetch than the read. */
+export const WITNESS_URL_CHARS = 8 * 1024;
+/** `Target.getTargets` is asked only while the addresses of all the browser's pages come to at most this. */
+export const BATCH_URL_CHARS = 256 * 1024;
+
+/** Whether one `Target.getTargets` may answer for these pages' browser: its pages' addresses are short together. */
+export function batchable(urls: Iterable<string>, limit = BATCH_URL_CHARS): boolean {
+  let chars = 0;
+  for (const url of urls) if ((chars += url.length) > limit) return false;
+  return true;
+}
+
 export class ShownTitles {
   private readonly links = new WeakMap<Page, Promise<PageLink | undefined>>();
   private readonly browserSessions = new WeakMap<Browser, Promise<CDPSession | undefined>>();
@@ -58,6 +75,10 @@ export class ShownTitles {
 
   /** `page`'s title: the last read of it while the browser's copy still says the same, else `read()` now. */
   async title(page: Page, read: () => Promise<string>): Promise<string> {
+    if (page.url().length > WITNESS_URL_CHARS) {
+      this.reads.delete(page);
+      return read();
+    }
     const copy = await this.copy(page);
     const last = this.reads.get(page);
     if (copy && last && copy.title === last.title && copy.url === last.url) return last.title;
@@ -91,7 +112,8 @@ export class ShownTitles {
       byBrowser.set(browser, [...(byBrowser.get(browser) ?? []), w]);
     }
     await Promise.all([...byBrowser].map(async ([browser, waiters]) => {
-      const targets = browser ? await this.targets(browser) : undefined;
+      const short = browser !== null && batchable(browser.contexts().flatMap((c) => c.pages().map((p) => p.url())));
+      const targets = short ? await this.targets(browser) : undefined;
       await Promise.all(waiters.map(async (w) => {
         const info = targets?.get(w.link.targetId);
         w.resolve(info ?? (await this.targetInfo(w)));
@@ -109,7 +131,7 @@ export class ShownTitles {
     const s = await session;
     if (!s) return undefined;
     try {
-      const { targetInfos } = await s.send("Target.getTargets");
+      const { targetInfos } = await s.send("Target.getTargets", { filter: [{ type: "page" }] });
       return new Map(targetInfos.map((t) => [t.targetId, { title: t.title, url: t.url }]));
     } catch {
       this.browserSessions.delete(browser);

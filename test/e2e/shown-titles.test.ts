@@ -55,6 +55,12 @@ describe("envelope titles from the browser's copy", () => {
     const sessions = Array.from({ length: 12 }, (_, k) => `together-${k}`);
     const titled = JSON.stringify(`${server.url}/titled`);
     await Promise.all(sessions.map((s) => run(`await page.goto(${titled}); return 1`, s)));
+    // A page that made its address 1.5 MB long: read, never witnessed, no batch carries its address, and its
+    // envelope carries the address cut at a delimiter.
+    const long = await bw.run(`await page.goto(${titled}); return page.evaluate(() => { history.pushState(null, "", "/x/" + "u".repeat(1_500_000)); document.title = "long"; return location.href.length })`, { session: "long-address" });
+    expect(long.ok, JSON.stringify(long.error)).toBe(true);
+    expect(long.result as number).toBeGreaterThan(1_500_000);
+    expect(long.pages[0]).toMatchObject({ title: "long", url: `${server.url}/x/…` });
     for (let round = 0; round < 8; round++) {
       const seen = await Promise.all(sessions.map(async (s, k) => {
         // Every other session leaves its title as the round before set it.
