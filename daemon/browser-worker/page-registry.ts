@@ -171,8 +171,9 @@ export class PageRegistry {
     const bound = new Promise<string>((r) => { timer = setTimeout(() => r(""), TITLE_WAIT_MS).unref(); });
     await Promise.all(unread.map(async (info) => {
       const page = this.pages.get(info.pageId);
-      const read = () => this.shownTitles.title(page!, () => fromShallowStack(() => page!.title()));
-      info.title = page ? await Promise.race([reading(info.pageId, read).catch(() => ""), bound]) : "";
+      if (!page) return;
+      const read = () => this.shownTitles.title(page, () => fromShallowStack(() => page.title()));
+      info.title = await Promise.race([reading(info.pageId, read).catch(() => ""), bound]);
     }));
     clearTimeout(timer);
     return infos;

@@ -109,7 +109,9 @@ export class ShownTitles {
     const byBrowser = new Map<Browser | null, Waiter[]>();
     for (const w of batch) {
       const browser = w.page.context().browser();
-      byBrowser.set(browser, [...(byBrowser.get(browser) ?? []), w]);
+      const waiters = byBrowser.get(browser);
+      if (waiters) waiters.push(w);
+      else byBrowser.set(browser, [w]);
     }
     await Promise.all([...byBrowser].map(async ([browser, waiters]) => {
       const short = browser !== null && batchable(browser.contexts().flatMap((c) => c.pages().map((p) => p.url())));
